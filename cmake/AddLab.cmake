@@ -1,0 +1,83 @@
+# add_lab(<NN_topic> TOPIC <topic> [MUTANTS <name>...] [WIDE_LOADS <kernel-name-part>...])
+#
+# One call per lab builds, from the files the layout in DESIGN.md puts in fixed places:
+#   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
+#   lab<NN_topic>_baseline    grader/baselines/<topic>_baseline.cu
+#   lab<NN_topic>_<impl>      one static library per implementation of the interface: starter
+#                             (labs/NN_topic/<topic>.cu), solution (solutions/NN_topic/<topic>.cu,
+#                             when solutions/ exists) and mutant_<name> (grader/mutants/NN_topic/<name>.cu)
+#   grade_<NN_topic>_<impl>   the lab's grader (grader/labs/NN_topic.cpp) linked with that library
+# and registers every test case of every grader as its own CTest test, labelled gpu, the lab's
+# name and the implementation's kind. The solution must pass; the starter and the mutants must be
+# rejected (--expect-reject: every test case fails, cleanly). With solutions/ present it also adds
+# the static checks of the compiled solution (CPU only): no spills, 16-byte loads and stores in the
+# kernels whose demangled names contain a WIDE_LOADS part, and the starter's exported symbols equal
+# to the solution's.
+function(add_lab lab)
+  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC" "MUTANTS;WIDE_LOADS")
+  if(NOT LAB_TOPIC)
+    message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
+  endif()
+  set(id "lab${lab}")
+  set(root "${PROJECT_SOURCE_DIR}")
+
+  add_library(${id}_interface INTERFACE)
+  target_include_directories(${id}_interface INTERFACE "${root}/labs/${lab}")
+  target_link_libraries(${id}_interface INTERFACE workbook_lab_support)
+
+  add_library(${id}_baseline STATIC "${root}/grader/baselines/${LAB_TOPIC}_baseline.cu")
+  target_include_directories(${id}_baseline PUBLIC "${root}/grader/baselines")
+  target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
+
+  add_library(${id}_grader OBJECT "${root}/grader/labs/${lab}.cpp")
+  target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest)
+
+  _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
+  if(WORKBOOK_HAVE_SOLUTIONS)
+    _add_lab_implementation(${lab} solution "${root}/solutions/${lab}/${LAB_TOPIC}.cu" pass)
+    set(wide_args "")
+    foreach(part IN LISTS LAB_WIDE_LOADS)
+      list(APPEND wide_args "--wide=${part}")
+    endforeach()
+    # The solution again, as Hopper PTX with the same flags: ptxas reports its resources from it.
+    add_library(${id}_solution_ptx OBJECT "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
+    target_link_libraries(${id}_solution_ptx PRIVATE ${id}_interface)
+    set_target_properties(${id}_solution_ptx PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES 90-virtual)
+    add_custom_target(${id}_static_inputs ALL DEPENDS ${id}_solution_ptx)
+    add_test(NAME "${lab}.static: compiled solution"
+      COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
+              "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args})
+    set_tests_properties("${lab}.static: compiled solution" PROPERTIES LABELS "cpu;${lab};static")
+  endif()
+  foreach(mutant IN LISTS LAB_MUTANTS)
+    _add_lab_implementation(${lab} mutant_${mutant} "${root}/grader/mutants/${lab}/${mutant}.cu" reject)
+  endforeach()
+endfunction()
+
+function(_add_lab_implementation lab kind source expect)
+  set(id "lab${lab}")
+  add_library(${id}_${kind} STATIC "${source}")
+  target_link_libraries(${id}_${kind} PUBLIC ${id}_interface)
+
+  set(grader grade_${lab}_${kind})
+  add_executable(${grader})
+  target_link_libraries(${grader} PRIVATE workbook_grader_main ${id}_grader ${id}_${kind})
+
+  # Step test cases are named "NN.k ...". The solution also runs "NN_topic bars ...", which checks
+  # that each bar rejects the previous step's solution: elsewhere that means nothing.
+  string(SUBSTRING "${lab}" 0 2 number)
+  set(spec "${number}.*")
+  set(extra_args "")
+  if(kind STREQUAL "solution")
+    set(spec "")
+  endif()
+  if(expect STREQUAL "reject")
+    set(extra_args "--expect-reject")
+  endif()
+  string(REGEX REPLACE "_.*" "" kind_label "${kind}")  # mutant_skip_tail -> mutant
+  doctest_discover_tests(${grader}
+    TEST_SPEC ${spec}
+    TEST_PREFIX "${lab}.${kind}/"
+    EXTRA_ARGS ${extra_args}
+    PROPERTIES LABELS "gpu;${lab};${kind_label}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endfunction()

@@ -1,0 +1,50 @@
+// Comparing a GPU result with the oracle, and checking the guard region behind an output.
+// Plain C++, tested on the CPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace workbook {
+
+// An element passes when |got - want| <= absolute + relative * |want|. Each lab states how it
+// derives the two numbers (for a copy both are 0: the bits must match). NaN never passes, so a
+// NaN-poisoned element that the kernel never wrote is always caught.
+struct Tolerance {
+  double absolute = 0.0;
+  double relative = 0.0;
+};
+
+struct Mismatch {
+  std::size_t index;
+  double got;
+  double want;
+};
+
+struct Comparison {
+  std::size_t checked = 0;
+  std::size_t mismatches = 0;
+  std::vector<Mismatch> first_mismatches;  // in index order, at most kMismatchesShown
+  bool ok() const { return mismatches == 0; }
+  // "3 of 1000 elements differ (tolerance ...): [31] got nan want 0.25, ..." or "" when ok.
+  std::string describe(const Tolerance& tolerance) const;
+};
+
+inline constexpr std::size_t kMismatchesShown = 5;
+
+Comparison compare(std::span<const float> got, std::span<const double> want, Tolerance tolerance);
+Comparison compare(std::span<const float> got, std::span<const float> want, Tolerance tolerance);
+
+// The guard region after each output holds this byte; a kernel that writes past the end of its
+// output changes it. As a float, 0xA5A5A5A5 is about -2.9e-16: not a value a test input produces.
+inline constexpr std::uint8_t kGuardByte = 0xA5;
+// Outputs are filled with this byte before every run: 0xFFFFFFFF is a NaN as a float.
+inline constexpr std::uint8_t kPoisonByte = 0xFF;
+
+// Index of the first byte that is not kGuardByte, or -1 when the guard is intact.
+long first_guard_violation(std::span<const std::uint8_t> guard);
+
+}  // namespace workbook

@@ -1,0 +1,12 @@
+#include "workbook/launch_log.h"
+
+namespace workbook {
+
+std::vector<LaunchRecord>& recorded_launches() {
+  static std::vector<LaunchRecord> launches;
+  return launches;
+}
+
+void clear_recorded_launches() { recorded_launches().clear(); }
+
+}  // namespace workbook

@@ -1,0 +1,230 @@
+#include "report.h"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace workbook {
+
+namespace {
+
+constexpr int kFields = 15;
+
+// Fields are tab-separated: a tab or newline inside one would split the row.
+std::string clean(const std::string& text) {
+  std::string out = text;
+  for (char& c : out)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return out;
+}
+
+std::string number(double value) {
+  if (std::isnan(value)) return "-";
+  std::ostringstream text;
+  text << std::setprecision(10) << value;
+  return text.str();
+}
+
+double parse_number(const std::string& field) {
+  if (field == "-") return kNotMeasured;
+  std::size_t used = 0;
+  const double value = std::stod(field, &used);
+  if (used != field.size()) throw std::invalid_argument("not a number: " + field);
+  return value;
+}
+
+std::string fixed(double value, int digits) {
+  if (std::isnan(value)) return "-";
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(digits) << value;
+  return text.str();
+}
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string to_line(const StepRow& r) {
+  const std::string fields[kFields] = {
+      clean(r.lab), clean(r.step), clean(r.measured_at), clean(r.result), number(r.time_ms),
+      number(r.rate), clean(r.rate_unit), number(r.percent_of_peak), number(r.speedup),
+      number(r.occupancy_percent), std::to_string(r.registers), std::to_string(r.shared_bytes),
+      std::to_string(r.local_bytes), clean(r.bar), clean(r.reason)};
+  std::string line;
+  for (int i = 0; i < kFields; ++i) line += (i ? "\t" : "") + fields[i];
+  return line;
+}
+
+StepRow from_line(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+    if (tab == std::string::npos) break;
+    start = tab + 1;
+  }
+  if (fields.size() != kFields)
+    throw std::invalid_argument("a result row needs " + std::to_string(kFields) + " fields, got " +
+                                std::to_string(fields.size()) + ": " + line);
+  StepRow r;
+  r.lab = fields[0];
+  r.step = fields[1];
+  r.measured_at = fields[2];
+  r.result = fields[3];
+  r.time_ms = parse_number(fields[4]);
+  r.rate = parse_number(fields[5]);
+  r.rate_unit = fields[6];
+  r.percent_of_peak = parse_number(fields[7]);
+  r.speedup = parse_number(fields[8]);
+  r.occupancy_percent = parse_number(fields[9]);
+  r.registers = std::stoi(fields[10]);
+  r.shared_bytes = std::stoi(fields[11]);
+  r.local_bytes = std::stoi(fields[12]);
+  r.bar = fields[13];
+  r.reason = fields[14];
+  return r;
+}
+
+std::vector<StepRow> read_rows(const std::string& path) {
+  std::vector<StepRow> rows;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) rows.push_back(from_line(line));
+  return rows;
+}
+
+void append_rows(const std::string& path, const std::vector<StepRow>& rows) {
+  std::ofstream out(path, std::ios::app);
+  if (!out) throw std::runtime_error("cannot append results to " + path);
+  for (const StepRow& row : rows) out << to_line(row) << '\n';
+}
+
+std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
+  std::vector<StepVerdict> result;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  for (const StepRow& row : rows) {
+    const auto key = std::make_pair(row.lab, row.step);
+    if (!index.contains(key)) {
+      index[key] = result.size();
+      result.push_back({row.lab, row.step, false, "no row was judged: the step did not finish"});
+    }
+    if (!row.judged()) continue;
+    StepVerdict& verdict = result[index[key]];
+    const bool first_judged = verdict.summary.starts_with("no row");
+    if (row.result == "FAIL" && (first_judged || verdict.passed)) {
+      verdict.passed = false;
+      verdict.summary = row.reason;
+    } else if (row.result == "PASS" && first_judged) {
+      verdict.passed = true;
+      verdict.summary = row.bar + ": measured " + fixed(row.speedup, 2) + "x, " +
+                        fixed(row.percent_of_peak, 1) + "% of peak at " + row.measured_at;
+    }
+  }
+  return result;
+}
+
+void print_table(std::ostream& out, const std::vector<StepRow>& rows) {
+  const std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% peak",
+                                            "speedup", "occup.", "regs", "smem B", "local B",
+                                            "bar", "result"};
+  std::vector<std::vector<std::string>> cells;
+  for (const StepRow& r : rows) {
+    const auto integer = [](int v) { return v < 0 ? std::string("-") : std::to_string(v); };
+    cells.push_back({r.step, r.measured_at, fixed(r.time_ms, 3),
+                     std::isnan(r.rate) ? "-" : fixed(r.rate, 0) + " " + r.rate_unit,
+                     fixed(r.percent_of_peak, 1), std::isnan(r.speedup) ? "-" : fixed(r.speedup, 2) + "x",
+                     std::isnan(r.occupancy_percent) ? "-" : fixed(r.occupancy_percent, 2) + "%",
+                     integer(r.registers), integer(r.shared_bytes), integer(r.local_bytes),
+                     r.bar.empty() ? "-" : r.bar, r.result});
+  }
+  std::vector<std::size_t> widths(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c) {
+    widths[c] = headers[c].size();
+    for (const auto& row : cells) widths[c] = std::max(widths[c], row[c].size());
+  }
+  const auto print_row = [&](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size(); ++c)
+      out << (c ? "  " : "") << std::left << std::setw(static_cast<int>(widths[c])) << row[c];
+    out << '\n';
+  };
+  print_row(headers);
+  std::size_t total_width = 0;
+  for (std::size_t w : widths) total_width += w + 2;
+  out << std::string(total_width - 2, '-') << '\n';
+  for (const auto& row : cells) print_row(row);
+
+  std::size_t passed = 0;
+  const std::vector<StepVerdict> all = verdicts(rows);
+  out << '\n';
+  for (const StepVerdict& v : all) {
+    passed += v.passed;
+    out << (v.passed ? "PASS  " : "FAIL  ") << v.step << ": " << v.summary << '\n';
+  }
+  out << '\n' << passed << " of " << all.size() << " steps pass\n";
+}
+
+std::string json_escape(const std::string& text) {
+  std::ostringstream out;
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out << "\\\""; break;
+      case '\\': out << "\\\\"; break;
+      case '\n': out << "\\n"; break;
+      case '\t': out << "\\t"; break;
+      default:
+        if (c < 0x20) out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
+        else out << c;
+    }
+  }
+  return out.str();
+}
+
+// https://gradescope-autograders.readthedocs.io/en/latest/specs/ : one test per step, one point each.
+void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows) {
+  const std::vector<StepVerdict> all = verdicts(rows);
+  out << "{\n  \"tests\": [\n";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const StepVerdict& v = all[i];
+    out << "    {\"name\": \"" << json_escape(v.lab + " " + v.step) << "\", \"score\": "
+        << (v.passed ? 1 : 0) << ", \"max_score\": 1, \"status\": \""
+        << (v.passed ? "passed" : "failed") << "\", \"output\": \"" << json_escape(v.summary) << "\"}"
+        << (i + 1 < all.size() ? ",\n" : "\n");
+  }
+  out << "  ]\n}\n";
+}
+
+void write_junit(std::ostream& out, const std::vector<StepRow>& rows) {
+  const std::vector<StepVerdict> all = verdicts(rows);
+  std::size_t failures = 0;
+  for (const StepVerdict& v : all) failures += !v.passed;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"workbook\" tests=\""
+      << all.size() << "\" failures=\"" << failures << "\">\n";
+  for (const StepVerdict& v : all) {
+    out << "    <testcase classname=\"" << xml_escape(v.lab) << "\" name=\"" << xml_escape(v.step) << "\"";
+    if (v.passed) {
+      out << "/>\n";
+    } else {
+      out << ">\n      <failure message=\"" << xml_escape(v.summary) << "\"/>\n    </testcase>\n";
+    }
+  }
+  out << "  </testsuite>\n</testsuites>\n";
+}
+
+}  // namespace workbook

@@ -1,0 +1,55 @@
+// Result rows and what is made of them: the console table, Gradescope's results.json and JUnit.
+// Each step runs in a process of its own (a crash must not take the other steps down), so rows
+// travel between processes as lines of text in a file; `--summarize` reads them back. Plain C++.
+#pragma once
+
+#include <iosfwd>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace workbook {
+
+inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+struct StepRow {
+  std::string lab;          // "02_memory"
+  std::string step;         // "02.1 several floats per thread"
+  std::string measured_at;  // the condition of this row, e.g. "occupancy 6.25%"
+  std::string result;       // "PASS" or "FAIL" on a row the bar judges, "info" on the others
+  double time_ms = kNotMeasured;
+  double rate = kNotMeasured;            // in rate_unit
+  std::string rate_unit = "GB/s";
+  double percent_of_peak = kNotMeasured;  // of the measured device peak named in the bar
+  double speedup = kNotMeasured;          // over the lab's baseline, same inputs, same process
+  double occupancy_percent = kNotMeasured;
+  int registers = -1;
+  int shared_bytes = -1;  // static + dynamic, per block
+  int local_bytes = -1;   // per thread; more than 0 means spills or a local array
+  std::string bar;        // "speedup >= 2.5x" or "" on rows that are not judged
+  std::string reason;     // why the step failed, or a note
+
+  bool judged() const { return result == "PASS" || result == "FAIL"; }
+};
+
+std::string to_line(const StepRow& row);  // one line, tab-separated, no newline
+StepRow from_line(const std::string& line);  // throws std::invalid_argument on a malformed line
+std::vector<StepRow> read_rows(const std::string& path);  // missing file: no rows
+void append_rows(const std::string& path, const std::vector<StepRow>& rows);
+
+// A step passes when it has judged rows and all of them pass.
+struct StepVerdict {
+  std::string lab;
+  std::string step;
+  bool passed = false;
+  std::string summary;  // the bar and what was measured, or the first failure's reason
+};
+std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows);
+
+void print_table(std::ostream& out, const std::vector<StepRow>& rows);
+void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows);
+void write_junit(std::ostream& out, const std::vector<StepRow>& rows);
+
+std::string json_escape(const std::string& text);
+
+}  // namespace workbook

@@ -1,0 +1,54 @@
+#include "resources.h"
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+
+#include "workbook/cuda.h"
+
+namespace workbook {
+
+const DeviceFacts& device_facts() {
+  static const DeviceFacts facts = [] {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp p{};
+    CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+    return DeviceFacts{p.name, p.multiProcessorCount, p.maxThreadsPerMultiProcessor,
+                       p.sharedMemPerMultiprocessor, p.sharedMemPerBlockOptin,
+                       p.reservedSharedMemPerBlock, p.l2CacheSize, p.major * 10 + p.minor};
+  }();
+  return facts;
+}
+
+KernelResources resources_of(const LaunchRecord& launch) {
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.kernel));
+  const char* name = nullptr;
+  CUDA_CHECK(cudaFuncGetName(&name, launch.kernel));
+  int blocks = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, launch.kernel, static_cast<int>(launch.threads_per_block), launch.dynamic_shared_bytes));
+  const double warps_per_block = (launch.threads_per_block + 31) / 32;
+  const double max_warps = device_facts().max_threads_per_sm / 32.0;
+  return KernelResources{name ? name : "?",
+                         attributes.numRegs,
+                         attributes.sharedSizeBytes,
+                         launch.dynamic_shared_bytes,
+                         attributes.localSizeBytes,
+                         launch.threads_per_block,
+                         launch.grid_blocks,
+                         blocks,
+                         blocks * warps_per_block / max_warps};
+}
+
+std::size_t occupancy_padding_bytes(int blocks_per_sm) {
+  const DeviceFacts& d = device_facts();
+  if (blocks_per_sm < 1) throw std::invalid_argument("blocks_per_sm must be at least 1");
+  // Each block takes its padding plus the runtime's reserved share; one more block must not fit.
+  const std::size_t per_block = d.shared_bytes_per_sm / static_cast<std::size_t>(blocks_per_sm);
+  if (per_block <= d.reserved_shared_bytes_per_block) return 0;
+  return std::min(per_block - d.reserved_shared_bytes_per_block, d.shared_bytes_per_block_optin);
+}
+
+}  // namespace workbook

@@ -1,0 +1,48 @@
+// workbook::launch(): the one way labs launch kernels. It is `kernel<<<...>>>` plus the three
+// things every launcher needs and students forget: raise the dynamic shared-memory limit when a
+// block asks for more than the default 48 KiB, check the launch, and record it for the grader.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <utility>
+
+#include "workbook/cuda.h"
+#include "workbook/launch_log.h"
+
+namespace workbook {
+
+#ifdef WORKBOOK_SYNC_EVERY_LAUNCH
+inline constexpr bool kSyncEveryLaunch = true;  // the debug preset
+#else
+inline constexpr bool kSyncEveryLaunch = false;
+#endif
+
+// Above 48 KiB a kernel must opt in to more dynamic shared memory, once per kernel; asking for
+// the largest carveout lets the hardware actually give a block that much.
+template <typename Kernel>
+void allow_dynamic_shared_memory(Kernel kernel, std::size_t bytes) {
+  constexpr std::size_t kDefaultLimit = 48 * 1024;
+  if (bytes <= kDefaultLimit) return;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(bytes)));
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared));
+}
+
+template <typename... Params, typename... Args>
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+            cudaStream_t stream, Args&&... args) {
+  allow_dynamic_shared_memory(kernel, dynamic_shared_bytes);
+  kernel<<<grid, block, dynamic_shared_bytes, stream>>>(std::forward<Args>(args)...);
+  CUDA_CHECK(cudaGetLastError());
+  recorded_launches().push_back(LaunchRecord{
+      .kernel = reinterpret_cast<const void*>(kernel),
+      .grid_blocks = grid.x * grid.y * grid.z,
+      .threads_per_block = block.x * block.y * block.z,
+      .dynamic_shared_bytes = dynamic_shared_bytes,
+  });
+  if constexpr (kSyncEveryLaunch) CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace workbook

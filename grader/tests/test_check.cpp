@@ -1,0 +1,66 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "check.h"
+
+using namespace workbook;
+
+TEST_CASE("exact comparison: equal values pass, any difference fails") {
+  const std::vector<float> want = {1.0f, -2.0f, 0.5f};
+  CHECK(compare(std::vector<float>{1.0f, -2.0f, 0.5f}, want, Tolerance{}).ok());
+  const Comparison off = compare(std::vector<float>{1.0f, std::nextafter(-2.0f, 0.0f), 0.5f}, want, Tolerance{});
+  CHECK(off.mismatches == 1);
+  REQUIRE(off.first_mismatches.size() == 1);
+  CHECK(off.first_mismatches[0].index == 1);
+}
+
+TEST_CASE("NaN never passes, whatever the tolerance") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<double> want = {1.0};
+  CHECK_FALSE(compare(std::vector<float>{nan}, want, Tolerance{1e30, 1e30}).ok());
+  // A poisoned output (every byte 0xFF) reads as NaN.
+  float poisoned;
+  const unsigned bits = 0xFFFFFFFFu;
+  std::memcpy(&poisoned, &bits, sizeof poisoned);
+  CHECK(std::isnan(poisoned));
+  CHECK_FALSE(compare(std::vector<float>{poisoned}, want, Tolerance{}).ok());
+}
+
+TEST_CASE("the tolerance is absolute + relative * |want|") {
+  const std::vector<double> want = {100.0};
+  const Tolerance tolerance{0.5, 0.01};  // allows 0.5 + 1.0
+  CHECK(compare(std::vector<float>{101.5f}, want, tolerance).ok());
+  CHECK_FALSE(compare(std::vector<float>{101.6f}, want, tolerance).ok());
+  CHECK(compare(std::vector<float>{98.5f}, want, tolerance).ok());
+}
+
+TEST_CASE("the report names the first mismatching indices, in order, and counts them all") {
+  std::vector<float> got(100, 0.0f);
+  const std::vector<float> want(100, 1.0f);
+  got[3] = 1.0f;
+  const Comparison result = compare(got, want, Tolerance{});
+  CHECK(result.mismatches == 99);
+  CHECK(result.first_mismatches.size() == kMismatchesShown);
+  CHECK(result.first_mismatches[0].index == 0);
+  CHECK(result.first_mismatches[3].index == 4);
+  const std::string text = result.describe(Tolerance{});
+  CHECK(text.find("99 of 100 elements differ") != std::string::npos);
+  CHECK(text.find("[4] got 0 want 1") != std::string::npos);
+  CHECK(Comparison{}.describe(Tolerance{}).empty());
+}
+
+TEST_CASE("outputs of the wrong length fail") {
+  CHECK_FALSE(compare(std::vector<float>{1.0f}, std::vector<float>{1.0f, 2.0f}, Tolerance{}).ok());
+}
+
+TEST_CASE("guard region: intact, and the first changed byte") {
+  std::vector<std::uint8_t> guard(64, kGuardByte);
+  CHECK(first_guard_violation(guard) == -1);
+  guard[17] = 0;
+  guard[40] = 0;
+  CHECK(first_guard_violation(guard) == 17);
+}

@@ -1,0 +1,91 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "report.h"
+
+using namespace workbook;
+
+namespace {
+StepRow judged(const std::string& step, const std::string& result, const std::string& reason = "") {
+  StepRow row;
+  row.lab = "02_memory";
+  row.step = step;
+  row.measured_at = "occupancy 6.25%";
+  row.result = result;
+  row.time_ms = 0.25;
+  row.rate = 2100;
+  row.percent_of_peak = 70.5;
+  row.speedup = 3.25;
+  row.bar = ">= 3x";
+  row.reason = reason;
+  return row;
+}
+}  // namespace
+
+TEST_CASE("a row survives the trip through a line of text, unmeasured fields included") {
+  StepRow row = judged("02.1 several floats", "FAIL", "a reason\twith a tab\nand a newline");
+  row.occupancy_percent = kNotMeasured;
+  row.registers = 16;
+  const StepRow back = from_line(to_line(row));
+  CHECK(back.step == row.step);
+  CHECK(back.result == "FAIL");
+  CHECK(back.time_ms == 0.25);
+  CHECK(back.speedup == 3.25);
+  CHECK(std::isnan(back.occupancy_percent));
+  CHECK(back.registers == 16);
+  CHECK(back.local_bytes == -1);
+  CHECK(back.reason == "a reason with a tab and a newline");
+}
+
+TEST_CASE("malformed rows are refused, not half-read") {
+  CHECK_THROWS_AS(from_line("too\tfew"), std::invalid_argument);
+  std::string line = to_line(judged("s", "PASS"));
+  line.replace(line.find("0.25"), 4, "fast");
+  CHECK_THROWS(from_line(line));
+}
+
+TEST_CASE("a step passes only when every judged row passes") {
+  StepRow info = judged("02.1", "info");
+  const std::vector<StepVerdict> result =
+      verdicts({judged("02.1", "PASS"), info, judged("02.2", "PASS"), judged("02.2", "FAIL", "too slow"), info});
+  REQUIRE(result.size() == 2);
+  CHECK(result[0].passed);
+  CHECK_FALSE(result[1].passed);
+  CHECK(result[1].summary == "too slow");
+}
+
+TEST_CASE("a step with no judged row did not finish, and fails") {
+  const std::vector<StepVerdict> result = verdicts({judged("02.3", "info")});
+  REQUIRE(result.size() == 1);
+  CHECK_FALSE(result[0].passed);
+}
+
+TEST_CASE("the table lists every row and counts passing steps") {
+  std::ostringstream out;
+  print_table(out, {judged("02.1 several floats", "PASS"), judged("02.2 float2", "FAIL", "TODO(02.2) not implemented")});
+  const std::string text = out.str();
+  CHECK(text.find("02.1 several floats") != std::string::npos);
+  CHECK(text.find("3.25x") != std::string::npos);
+  CHECK(text.find("FAIL  02.2 float2: TODO(02.2) not implemented") != std::string::npos);
+  CHECK(text.find("1 of 2 steps pass") != std::string::npos);
+}
+
+TEST_CASE("Gradescope results.json: one test per step, escaped output") {
+  std::ostringstream out;
+  write_gradescope_json(out, {judged("02.1", "PASS"), judged("02.2", "FAIL", "said \"no\"\\")});
+  const std::string json = out.str();
+  CHECK(json.find("\"name\": \"02_memory 02.1\", \"score\": 1, \"max_score\": 1, \"status\": \"passed\"") != std::string::npos);
+  CHECK(json.find("\"score\": 0") != std::string::npos);
+  CHECK(json.find("said \\\"no\\\"\\\\") != std::string::npos);
+  CHECK(json_escape("a\nb\x01") == "a\\nb\\u0001");
+}
+
+TEST_CASE("JUnit: failures carry their reason") {
+  std::ostringstream out;
+  write_junit(out, {judged("02.1", "PASS"), judged("02.2", "FAIL", "x < y")});
+  const std::string xml = out.str();
+  CHECK(xml.find("tests=\"2\" failures=\"1\"") != std::string::npos);
+  CHECK(xml.find("<failure message=\"x &lt; y\"/>") != std::string::npos);
+}

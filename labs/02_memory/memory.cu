@@ -1,0 +1,108 @@
+// Lab 02_memory: hide memory latency with fewer threads. This is the file you edit.
+//
+// Little's law: to sustain a bandwidth B over a latency L, B x L bytes must be in flight. On the
+// H100 that is about 3 TB/s x ~0.7 us, some 2 MB, or 16 KB per SM. A thread that copies one float
+// has 4 bytes in flight, so the naive copy (the grader's baseline) needs thousands of threads per
+// SM to get there, and slows down as soon as occupancy drops. Each step puts more bytes in flight
+// per thread; labs/02_memory/README.md explains each one and the bar it must clear.
+//   TODO(02.1)  several independent floats per thread
+//   TODO(02.2)  float2 loads
+//   TODO(02.3)  float4 loads
+//   TODO(02.4)  many float4 per thread, at 6.25% occupancy
+//   TODO(02.5)  a copy that matches cudaMemcpy
+// Grade it with `./workbook grade 02_memory`.
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "memory.h"
+#include "workbook/launch.cuh"
+
+namespace memory_lab {
+
+namespace {
+
+struct Policy {
+  static constexpr int kFloatsPerThread = 4;       // 02.1: 16 bytes in flight per thread
+  static constexpr int kFloat2PerThread = 4;       // 02.2: 32 bytes
+  static constexpr int kFloat4PerThread = 4;       // 02.3: 64 bytes
+  static constexpr int kManyFloat4PerThread = 16;  // 02.4: 256 bytes
+
+  static_assert(kManyFloat4PerThread * 4 <= 128, "the float4 array must fit in registers");
+  static_assert(kFloatsPerThread < kFloat2PerThread * 2 && kFloat2PerThread * 2 < kFloat4PerThread * 4 &&
+                    kFloat4PerThread < kManyFloat4PerThread,
+                "each step must put more bytes in flight per thread than the one before");
+};
+
+// What every launcher checks before it launches (given: use it as it is). A shape a step cannot
+// copy correctly is refused with a message that says why, never copied wrongly.
+void validate(const CopyProblem& p, const char* step, std::size_t alignment) {
+  const std::string where = std::string(step) + ": ";
+  if (p.n == 0) return;
+  if (p.in == nullptr || p.out == nullptr) throw std::invalid_argument(where + "in and out must not be null");
+  if (p.threads_per_block < 32 || p.threads_per_block > 1024 || p.threads_per_block % 32 != 0)
+    throw std::invalid_argument(where + "threads_per_block must be a multiple of 32 in [32, 1024], not " +
+                                std::to_string(p.threads_per_block));
+  const auto in_address = reinterpret_cast<std::uintptr_t>(p.in);
+  const auto out_address = reinterpret_cast<std::uintptr_t>(p.out);
+  if (in_address % alignment != 0 || out_address % alignment != 0)
+    throw std::invalid_argument(where + "in and out must be " + std::to_string(alignment) +
+                                "-byte aligned for its vector loads");
+  const std::uintptr_t bytes = p.n * sizeof(float);
+  if (in_address < out_address + bytes && out_address < in_address + bytes)
+    throw std::invalid_argument(where + "in and out overlap");
+}
+
+// TODO(02.1): write the kernel. Block b copies the kFloatsPerThread * blockDim.x floats that start
+// at b * kFloatsPerThread * blockDim.x; thread t takes floats t, t + blockDim.x, ... so that each
+// load instruction of a warp reads one contiguous stretch. Load all of a thread's floats into a
+// register array first, then store them all: the loads must not wait for each other.
+// Guard every index against n: n need not be a multiple of anything.
+//
+// TODO(02.2), TODO(02.3), TODO(02.4): the same copy with float2 and float4 (reinterpret_cast the
+// pointers; the n % 2 or n % 4 floats left over after the last whole vector still need copying).
+// One template with the vector type and the count as parameters serves all three steps.
+//
+// TODO(02.5): your design. The grader measures it at 256 threads per block and full occupancy,
+// against cudaMemcpy on the same buffers. The handout's hints say where the last few percent hide.
+
+[[noreturn]] void not_implemented(const char* todo, const char* step) {
+  throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step +
+                                 " (labs/02_memory/memory.cu)");
+}
+
+}  // namespace
+
+// Each launcher: validate, size the grid (at least one block when n > 0, none when n == 0), and
+// launch with workbook::launch(kernel, grid, block, problem.occupancy_padding_bytes, stream, args...)
+// so that every step runs at the occupancy the grader asked for.
+
+void copy_several_floats(const CopyProblem& problem, cudaStream_t) {
+  validate(problem, "copy_several_floats", alignof(float));
+  not_implemented("TODO(02.1)", "copy_several_floats");
+}
+
+void copy_float2(const CopyProblem& problem, cudaStream_t) {
+  validate(problem, "copy_float2", alignof(float2));
+  not_implemented("TODO(02.2)", "copy_float2");
+}
+
+void copy_float4(const CopyProblem& problem, cudaStream_t) {
+  validate(problem, "copy_float4", alignof(float4));
+  not_implemented("TODO(02.3)", "copy_float4");
+}
+
+void copy_many_float4(const CopyProblem& problem, cudaStream_t) {
+  validate(problem, "copy_many_float4", alignof(float4));
+  not_implemented("TODO(02.4)", "copy_many_float4");
+}
+
+void copy_at_memcpy_speed(const CopyProblem& problem, cudaStream_t) {
+  validate(problem, "copy_at_memcpy_speed", alignof(float4));
+  not_implemented("TODO(02.5)", "copy_at_memcpy_speed");
+}
+
+}  // namespace memory_lab

@@ -1,0 +1,181 @@
+// Lab 02_memory, reference solution: hide memory latency with fewer threads.
+//
+// Little's law: to sustain a bandwidth B over a latency L, B x L bytes must be in flight. On the
+// H100 that is about 3 TB/s x ~0.7 us, some 2 MB, or 16 KB per SM. A thread that copies one float
+// has 4 bytes in flight, so the naive copy needs thousands of threads per SM to get there, and
+// slows down as soon as occupancy drops. Each step here puts more bytes in flight per thread:
+//   02.1  several independent floats per thread: all loads issue before the first store waits
+//   02.2  float2: the same number of load instructions moves twice the bytes
+//   02.3  float4: 16-byte loads, the widest a thread can issue
+//   02.4  many float4 per thread: enough bytes in flight at 6.25% occupancy
+//   02.5  a persistent, streaming copy that matches cudaMemcpy at full occupancy
+// Steps 02.1 to 02.4 are one template, copy_vectors_kernel<Vector, kVectorsPerThread>: the lesson
+// is in its two parameters.
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "memory.h"
+#include "workbook/launch.cuh"
+
+namespace memory_lab {
+
+namespace {
+
+struct Policy {
+  static constexpr int kFloatsPerThread = 4;          // 02.1: 16 bytes in flight per thread
+  static constexpr int kFloat2PerThread = 4;          // 02.2: 32 bytes
+  static constexpr int kFloat4PerThread = 4;          // 02.3: 64 bytes
+  static constexpr int kManyFloat4PerThread = 16;     // 02.4: 256 bytes
+  static constexpr int kStreamingFloat4PerThread = 4; // 02.5: per trip round the grid-stride loop
+  static constexpr int kStreamingBlocksPerSmCap = 16; // 02.5: no more blocks than this per SM
+
+  // Each vector lives in registers from its load to its store: 16 float4 are 64 registers, which
+  // at 128 threads per block still leaves room for the index arithmetic without spilling.
+  static_assert(kManyFloat4PerThread * 4 <= 128, "the float4 array must fit in registers");
+  static_assert(kFloatsPerThread < kFloat2PerThread * 2 && kFloat2PerThread * 2 < kFloat4PerThread * 4 &&
+                    kFloat4PerThread < kManyFloat4PerThread,
+                "each step must put more bytes in flight per thread than the one before");
+};
+
+// What every launcher checks before it launches: a shape a step cannot copy correctly is refused
+// with a message that says why, never copied wrongly.
+void validate(const CopyProblem& p, const char* step, std::size_t alignment) {
+  const std::string where = std::string(step) + ": ";
+  if (p.n == 0) return;
+  if (p.in == nullptr || p.out == nullptr) throw std::invalid_argument(where + "in and out must not be null");
+  if (p.threads_per_block < 32 || p.threads_per_block > 1024 || p.threads_per_block % 32 != 0)
+    throw std::invalid_argument(where + "threads_per_block must be a multiple of 32 in [32, 1024], not " +
+                                std::to_string(p.threads_per_block));
+  const auto in_address = reinterpret_cast<std::uintptr_t>(p.in);
+  const auto out_address = reinterpret_cast<std::uintptr_t>(p.out);
+  if (in_address % alignment != 0 || out_address % alignment != 0)
+    throw std::invalid_argument(where + "in and out must be " + std::to_string(alignment) +
+                                "-byte aligned for its vector loads");
+  const std::uintptr_t bytes = p.n * sizeof(float);
+  if (in_address < out_address + bytes && out_address < in_address + bytes)
+    throw std::invalid_argument(where + "in and out overlap");
+}
+
+// Block b copies the kVectorsPerThread * blockDim.x vectors starting at b * that many. Thread t
+// takes vectors t, t + blockDim.x, t + 2 * blockDim.x, ...: each load instruction of a warp reads
+// one contiguous, fully coalesced stretch. All loads are issued before the first store, which is
+// the point: the stores wait for the data, but the loads do not wait for each other.
+template <typename Vector, int kVectorsPerThread>
+__global__ void copy_vectors_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  constexpr int kWidth = sizeof(Vector) / sizeof(float);
+  const std::size_t vectors = n / kWidth;
+  const auto* in_vectors = reinterpret_cast<const Vector*>(in);
+  auto* out_vectors = reinterpret_cast<Vector*>(out);
+  const std::size_t first = std::size_t{blockIdx.x} * blockDim.x * kVectorsPerThread + threadIdx.x;
+
+  Vector values[kVectorsPerThread];  // indexed by unrolled constants only: stays in registers
+#pragma unroll
+  for (int i = 0; i < kVectorsPerThread; ++i) {
+    const std::size_t v = first + std::size_t(i) * blockDim.x;
+    if (v < vectors) values[i] = in_vectors[v];
+  }
+#pragma unroll
+  for (int i = 0; i < kVectorsPerThread; ++i) {
+    const std::size_t v = first + std::size_t(i) * blockDim.x;
+    if (v < vectors) out_vectors[v] = values[i];
+  }
+
+  // The last n % kWidth floats do not fill a vector: the last block copies them one by one.
+  if (blockIdx.x == gridDim.x - 1) {
+    const std::size_t tail = vectors * kWidth + threadIdx.x;
+    if (tail < n) out[tail] = in[tail];
+  }
+}
+
+// 02.5: as many blocks as fit on the GPU at once, each walking the array in strides of the whole
+// grid. No block ever waits to be scheduled and no wave of blocks finishes half-empty at the end.
+// __ldcs/__stcs mark the data as streamed (used once): it is evicted from L2 first, so it does not
+// push out lines the copy still needs.
+template <int kVectorsPerThread>
+__global__ void copy_streaming_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  const std::size_t vectors = n / 4;
+  const auto* in_vectors = reinterpret_cast<const float4*>(in);
+  auto* out_vectors = reinterpret_cast<float4*>(out);
+  const std::size_t tile = std::size_t{blockDim.x} * kVectorsPerThread;
+  const std::size_t stride = tile * gridDim.x;
+
+  for (std::size_t base = blockIdx.x * tile + threadIdx.x; base < vectors; base += stride) {
+    float4 values[kVectorsPerThread];
+#pragma unroll
+    for (int i = 0; i < kVectorsPerThread; ++i) {
+      const std::size_t v = base + std::size_t(i) * blockDim.x;
+      if (v < vectors) values[i] = __ldcs(in_vectors + v);
+    }
+#pragma unroll
+    for (int i = 0; i < kVectorsPerThread; ++i) {
+      const std::size_t v = base + std::size_t(i) * blockDim.x;
+      if (v < vectors) __stcs(out_vectors + v, values[i]);
+    }
+  }
+
+  if (blockIdx.x == 0) {
+    const std::size_t tail = vectors * 4 + threadIdx.x;
+    if (tail < n) out[tail] = in[tail];
+  }
+}
+
+template <typename Vector, int kVectorsPerThread>
+void launch_copy_vectors(const CopyProblem& p, cudaStream_t stream) {
+  if (p.n == 0) return;
+  constexpr int kWidth = sizeof(Vector) / sizeof(float);
+  const std::size_t vectors = p.n / kWidth;
+  const std::size_t vectors_per_block = std::size_t(p.threads_per_block) * kVectorsPerThread;
+  // At least one block, even when n is smaller than one vector: that block copies the tail.
+  const std::size_t blocks = std::max<std::size_t>(1, workbook::ceil_div(vectors, vectors_per_block));
+  if (blocks > INT_MAX) throw std::invalid_argument("copy: n is too large for a one-dimensional grid");
+  workbook::launch(copy_vectors_kernel<Vector, kVectorsPerThread>, dim3(static_cast<unsigned>(blocks)),
+                   dim3(p.threads_per_block), p.occupancy_padding_bytes, stream, p.in, p.out, p.n);
+}
+
+}  // namespace
+
+void copy_several_floats(const CopyProblem& problem, cudaStream_t stream) {
+  validate(problem, "copy_several_floats", alignof(float));
+  launch_copy_vectors<float, Policy::kFloatsPerThread>(problem, stream);
+}
+
+void copy_float2(const CopyProblem& problem, cudaStream_t stream) {
+  validate(problem, "copy_float2", alignof(float2));
+  launch_copy_vectors<float2, Policy::kFloat2PerThread>(problem, stream);
+}
+
+void copy_float4(const CopyProblem& problem, cudaStream_t stream) {
+  validate(problem, "copy_float4", alignof(float4));
+  launch_copy_vectors<float4, Policy::kFloat4PerThread>(problem, stream);
+}
+
+void copy_many_float4(const CopyProblem& problem, cudaStream_t stream) {
+  validate(problem, "copy_many_float4", alignof(float4));
+  launch_copy_vectors<float4, Policy::kManyFloat4PerThread>(problem, stream);
+}
+
+void copy_at_memcpy_speed(const CopyProblem& p, cudaStream_t stream) {
+  validate(p, "copy_at_memcpy_speed", alignof(float4));
+  if (p.n == 0) return;
+  constexpr auto kernel = copy_streaming_kernel<Policy::kStreamingFloat4PerThread>;
+  workbook::allow_dynamic_shared_memory(kernel, p.occupancy_padding_bytes);
+  int blocks_per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, p.threads_per_block,
+                                                           p.occupancy_padding_bytes));
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  // Never more blocks than there is work for: a small copy needs only a few.
+  const std::size_t tile = std::size_t(p.threads_per_block) * Policy::kStreamingFloat4PerThread * 4;
+  const std::size_t useful = std::max<std::size_t>(1, workbook::ceil_div(p.n, tile));
+  const std::size_t resident = std::size_t(std::min(blocks_per_sm, Policy::kStreamingBlocksPerSmCap)) * sms;
+  const auto blocks = static_cast<unsigned>(std::min(useful, std::max<std::size_t>(1, resident)));
+  workbook::launch(kernel, dim3(blocks), dim3(p.threads_per_block), p.occupancy_padding_bytes, stream,
+                   p.in, p.out, p.n);
+}
+
+}  // namespace memory_lab
