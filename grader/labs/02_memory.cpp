@@ -92,8 +92,8 @@ const std::vector<Step>& steps() {
       {"02.1", "several floats per thread", memory_lab::copy_several_floats, {kLowOccupancy, 2.5}},
       {"02.2", "float2 loads", memory_lab::copy_float2, {kLowOccupancy, 4.5}},
       {"02.3", "float4 loads", memory_lab::copy_float4, {kLowOccupancy, 7.0}},
-      {"02.4", "many float4 at low occupancy", memory_lab::copy_many_float4, {kLowOccupancy, 9.0, 80.0}},
-      {"02.5", "at memcpy speed", memory_lab::copy_at_memcpy_speed, {kFinalShape, 1.0, 96.0}},
+      {"02.4", "many float4 at low occupancy", memory_lab::copy_many_float4, {kLowOccupancy, 10.0, 85.0}},
+      {"02.5", "at memcpy speed", memory_lab::copy_at_memcpy_speed, {kFinalShape, 1.0, 98.0}},
   };
   return all;
 }

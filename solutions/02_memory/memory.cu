@@ -7,10 +7,10 @@
 //   02.1  several independent floats per thread: all loads issue before the first store waits
 //   02.2  float2: the same number of load instructions moves twice the bytes
 //   02.3  float4: 16-byte loads, the widest a thread can issue
-//   02.4  many float4 per thread: enough bytes in flight at 6.25% occupancy
-//   02.5  a persistent, streaming copy that matches cudaMemcpy at full occupancy
-// Steps 02.1 to 02.4 are one template, copy_vectors_kernel<Vector, kVectorsPerThread>: the lesson
-// is in its two parameters.
+//   02.4  many float4 per thread, in flight all the time: 6.25% occupancy is enough
+//   02.5  the other way round: enough warps, one float4 each, and the copy runs at memcpy speed
+// Steps 02.1, 02.2, 02.3 and 02.5 are one template, copy_vectors_kernel<Vector, kVectorsPerThread>:
+// the lesson is in its two parameters. Step 02.4 needs a loop of its own (see its comment).
 
 #include <algorithm>
 #include <climits>
@@ -26,16 +26,15 @@ namespace memory_lab {
 namespace {
 
 struct Policy {
-  static constexpr int kFloatsPerThread = 4;          // 02.1: 16 bytes in flight per thread
-  static constexpr int kFloat2PerThread = 4;          // 02.2: 32 bytes
-  static constexpr int kFloat4PerThread = 4;          // 02.3: 64 bytes
-  static constexpr int kManyFloat4PerThread = 16;     // 02.4: 256 bytes
-  static constexpr int kStreamingFloat4PerThread = 4; // 02.5: per trip round the grid-stride loop
-  static constexpr int kStreamingBlocksPerSmCap = 16; // 02.5: no more blocks than this per SM
+  static constexpr int kFloatsPerThread = 4;       // 02.1: 16 bytes in flight per thread
+  static constexpr int kFloat2PerThread = 4;       // 02.2: 32 bytes
+  static constexpr int kFloat4PerThread = 4;       // 02.3: 64 bytes
+  static constexpr int kManyFloat4PerThread = 16;  // 02.4: 256 bytes, twice over while prefetching
+  static constexpr int kFinalFloat4PerThread = 1;  // 02.5: 16 bytes, and many more warps
 
-  // Each vector lives in registers from its load to its store: 16 float4 are 64 registers, which
-  // at 128 threads per block still leaves room for the index arithmetic without spilling.
-  static_assert(kManyFloat4PerThread * 4 <= 128, "the float4 array must fit in registers");
+  // 02.4 holds two batches (the one being stored, the one being loaded) in registers: 2 x 16
+  // float4 are 128 registers, which leaves room for the addresses under the 255 limit.
+  static_assert(2 * kManyFloat4PerThread * 4 <= 160, "both batches of float4 must fit in registers");
   static_assert(kFloatsPerThread < kFloat2PerThread * 2 && kFloat2PerThread * 2 < kFloat4PerThread * 4 &&
                     kFloat4PerThread < kManyFloat4PerThread,
                 "each step must put more bytes in flight per thread than the one before");
@@ -91,30 +90,39 @@ __global__ void copy_vectors_kernel(const float* __restrict__ in, float* __restr
   }
 }
 
-// 02.5: as many blocks as fit on the GPU at once, each walking the array in strides of the whole
-// grid. No block ever waits to be scheduled and no wave of blocks finishes half-empty at the end.
-// __ldcs/__stcs mark the data as streamed (used once): it is evicted from L2 first, so it does not
-// push out lines the copy still needs.
+// 02.4: more float4 per thread in copy_vectors_kernel stops helping at about 4: to save registers,
+// the compiler moves each store up to just after its load, so only a few loads are ever in flight
+// (the SASS shows LDG LDG LDG LDG STG ...), and a block that exits leaves its SM idle until the
+// next one starts. Here a block stays resident and walks the array in strides of the whole grid,
+// and it issues the loads of its next batch before it stores the current one: every store then
+// has a use for the registers it frees, and kVectorsPerThread float4 are in flight at all times.
 template <int kVectorsPerThread>
-__global__ void copy_streaming_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+__global__ void copy_pipelined_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   const std::size_t vectors = n / 4;
   const auto* in_vectors = reinterpret_cast<const float4*>(in);
   auto* out_vectors = reinterpret_cast<float4*>(out);
-  const std::size_t tile = std::size_t{blockDim.x} * kVectorsPerThread;
-  const std::size_t stride = tile * gridDim.x;
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x * kVectorsPerThread;
+  std::size_t base = std::size_t{blockIdx.x} * blockDim.x * kVectorsPerThread + threadIdx.x;
 
-  for (std::size_t base = blockIdx.x * tile + threadIdx.x; base < vectors; base += stride) {
-    float4 values[kVectorsPerThread];
+  float4 current[kVectorsPerThread], next[kVectorsPerThread];
 #pragma unroll
-    for (int i = 0; i < kVectorsPerThread; ++i) {
-      const std::size_t v = base + std::size_t(i) * blockDim.x;
-      if (v < vectors) values[i] = __ldcs(in_vectors + v);
+  for (int i = 0; i < kVectorsPerThread; ++i) {
+    const std::size_t v = base + std::size_t(i) * blockDim.x;
+    if (v < vectors) current[i] = in_vectors[v];
+  }
+  for (; base < vectors; base += stride) {
+#pragma unroll
+    for (int i = 0; i < kVectorsPerThread; ++i) {  // the next batch: in flight while we store
+      const std::size_t v = base + stride + std::size_t(i) * blockDim.x;
+      if (v < vectors) next[i] = in_vectors[v];
     }
 #pragma unroll
     for (int i = 0; i < kVectorsPerThread; ++i) {
       const std::size_t v = base + std::size_t(i) * blockDim.x;
-      if (v < vectors) __stcs(out_vectors + v, values[i]);
+      if (v < vectors) out_vectors[v] = current[i];
     }
+#pragma unroll
+    for (int i = 0; i < kVectorsPerThread; ++i) current[i] = next[i];  // renames registers, no copy
   }
 
   if (blockIdx.x == 0) {
@@ -153,29 +161,35 @@ void copy_float4(const CopyProblem& problem, cudaStream_t stream) {
   launch_copy_vectors<float4, Policy::kFloat4PerThread>(problem, stream);
 }
 
-void copy_many_float4(const CopyProblem& problem, cudaStream_t stream) {
-  validate(problem, "copy_many_float4", alignof(float4));
-  launch_copy_vectors<float4, Policy::kManyFloat4PerThread>(problem, stream);
-}
-
-void copy_at_memcpy_speed(const CopyProblem& p, cudaStream_t stream) {
-  validate(p, "copy_at_memcpy_speed", alignof(float4));
+void copy_many_float4(const CopyProblem& p, cudaStream_t stream) {
+  validate(p, "copy_many_float4", alignof(float4));
   if (p.n == 0) return;
-  constexpr auto kernel = copy_streaming_kernel<Policy::kStreamingFloat4PerThread>;
+  constexpr auto kernel = copy_pipelined_kernel<Policy::kManyFloat4PerThread>;
+  // As many blocks as can be resident at once (the padding decides how many): each loops until
+  // the array is done. Never more blocks than there are batches, so a small copy stays small.
   workbook::allow_dynamic_shared_memory(kernel, p.occupancy_padding_bytes);
-  int blocks_per_sm = 0;
+  int blocks_per_sm = 0, device = 0, sms = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, p.threads_per_block,
                                                            p.occupancy_padding_bytes));
-  int device = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  // Never more blocks than there is work for: a small copy needs only a few.
-  const std::size_t tile = std::size_t(p.threads_per_block) * Policy::kStreamingFloat4PerThread * 4;
-  const std::size_t useful = std::max<std::size_t>(1, workbook::ceil_div(p.n, tile));
-  const std::size_t resident = std::size_t(std::min(blocks_per_sm, Policy::kStreamingBlocksPerSmCap)) * sms;
-  const auto blocks = static_cast<unsigned>(std::min(useful, std::max<std::size_t>(1, resident)));
-  workbook::launch(kernel, dim3(blocks), dim3(p.threads_per_block), p.occupancy_padding_bytes, stream,
-                   p.in, p.out, p.n);
+  if (blocks_per_sm == 0)
+    throw std::invalid_argument("copy_many_float4: a block of " + std::to_string(p.threads_per_block) +
+                                " threads does not fit on an SM with this kernel's registers");
+  const std::size_t batch = std::size_t(p.threads_per_block) * Policy::kManyFloat4PerThread;
+  const std::size_t batches = std::max<std::size_t>(1, workbook::ceil_div(p.n / 4, batch));
+  const auto blocks = static_cast<unsigned>(std::min(batches, std::size_t(blocks_per_sm) * sms));
+  workbook::launch(kernel, dim3(blocks), dim3(p.threads_per_block), p.occupancy_padding_bytes, stream, p.in,
+                   p.out, p.n);
+}
+
+// 02.5: with warps to spare, nothing beats the simplest wide copy. The measurements in NOTES.md:
+// a persistent loop and the streaming cache hints (__ldcs/__stcs) each cost 3-5% here, and 02.4's
+// two batches of registers limit it to 8-12 warps per SM. One float4 per thread and a grid that
+// covers the array let the hardware keep 64 warps per SM busy, at cudaMemcpy's speed.
+void copy_at_memcpy_speed(const CopyProblem& problem, cudaStream_t stream) {
+  validate(problem, "copy_at_memcpy_speed", alignof(float4));
+  launch_copy_vectors<float4, Policy::kFinalFloat4PerThread>(problem, stream);
 }
 
 }  // namespace memory_lab
