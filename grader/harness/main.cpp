@@ -138,6 +138,10 @@ void print_header() {
   const DeviceFacts& d = device_facts();
   std::cout << "[workbook] " << d.name << " (sm_" << d.compute_capability << ", " << d.sm_count
             << " SMs), seed " << session().seed << " (replay with --seed=" << session().seed << ")\n";
+  // Measured, not taken from a datasheet: the card as it runs now is what results are fractions of.
+  const DevicePeaks& peaks = device_peaks();
+  std::cout << "[workbook] measured peaks: device-to-device copy " << static_cast<int>(peaks.copy_gb_per_s)
+            << " GB/s (read + write), FP32 FMA " << peaks.fma_tflop_per_s << " TFLOP/s\n";
 }
 
 }  // namespace
