@@ -179,10 +179,8 @@ Measurement measure(Launcher candidate, const LaunchShape& shape, TimedBuffers& 
       {
           [&](cudaStream_t s) { memory_baseline::copy_one_float_per_thread(for_baseline, s); },
           [&](cudaStream_t s) {
-            workbook::clear_recorded_launches();
+            workbook::clear_recorded_launches();  // so that afterwards the log holds this call's launches
             candidate(for_candidate, s);
-            m.launched = !workbook::recorded_launches().empty();
-            if (m.launched) m.resources = workbook::resources_of(workbook::recorded_launches().back());
           },
           [&](cudaStream_t s) {
             CUDA_CHECK(cudaMemcpyAsync(b.reference_out.data(), b.in.data(), b.in.bytes(), cudaMemcpyDeviceToDevice, s));
@@ -193,6 +191,9 @@ Measurement measure(Launcher candidate, const LaunchShape& shape, TimedBuffers& 
   m.baseline_ms = timings[0].median_ms;
   m.candidate_ms = timings[1].median_ms;
   m.memcpy_ms = timings[2].median_ms;
+  // Asked once, after the timed runs: the queries cost host time that must not sit between events.
+  m.launched = !workbook::recorded_launches().empty();
+  if (m.launched) m.resources = workbook::resources_of(workbook::recorded_launches().back());
 
   const workbook::Comparison after = workbook::compare(b.candidate_out.download(), b.values, workbook::Tolerance{});
   if (!after.ok()) m.output_failure = "the output was wrong after the timed runs: " + after.describe(workbook::Tolerance{});
