@@ -118,20 +118,22 @@ void append_rows(const std::string& path, const std::vector<StepRow>& rows) {
 
 std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
   std::vector<StepVerdict> result;
+  std::vector<int> judged_rows;
   std::map<std::pair<std::string, std::string>, std::size_t> index;
   for (const StepRow& row : rows) {
-    const auto key = std::make_pair(row.lab, row.step);
-    if (!index.contains(key)) {
-      index[key] = result.size();
+    const auto [at, added] = index.try_emplace({row.lab, row.step}, result.size());
+    if (added) {
       result.push_back({row.lab, row.step, false, "no row was judged: the step did not finish"});
+      judged_rows.push_back(0);
     }
     if (!row.judged()) continue;
-    StepVerdict& verdict = result[index[key]];
-    const bool first_judged = verdict.summary.starts_with("no row");
-    if (row.result == "FAIL" && (first_judged || verdict.passed)) {
+    StepVerdict& verdict = result[at->second];
+    const bool first = judged_rows[at->second]++ == 0;
+    // The first failure explains the verdict; a pass is reported only while nothing failed.
+    if (row.result == "FAIL" && (first || verdict.passed)) {
       verdict.passed = false;
       verdict.summary = row.reason;
-    } else if (row.result == "PASS" && first_judged) {
+    } else if (row.result == "PASS" && first) {
       verdict.passed = true;
       verdict.summary = row.bar + ": measured " + fixed(row.speedup, 2) + "x, " +
                         fixed(row.percent_of_peak, 1) + "% of peak at " + row.measured_at;
