@@ -78,6 +78,16 @@ function(_add_lab_implementation lab kind source expect)
   doctest_discover_tests(${grader}
     TEST_SPEC ${spec}
     TEST_PREFIX "${lab}.${kind}/"
+    TEST_LIST ${grader}_TESTS
     EXTRA_ARGS ${extra_args}
-    PROPERTIES LABELS "gpu;${lab};${kind_label}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+    PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # Labels are a list, and doctest_discover_tests() splits a list given in PROPERTIES into separate
+  # arguments. So they are set by a script of our own, which CTest runs after doctest's has defined
+  # the tests (and the variable listing them).
+  set(labels_script "${CMAKE_CURRENT_BINARY_DIR}/${grader}_labels.cmake")
+  file(WRITE "${labels_script}"
+    "if(DEFINED ${grader}_TESTS)\n"
+    "  set_tests_properties(\${${grader}_TESTS} PROPERTIES LABELS \"gpu;${lab};${kind_label}\")\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_script}")
 endfunction()
