@@ -58,7 +58,9 @@ std::set<std::string> exported_functions(const std::string& library) {
   while (std::getline(lines, line)) {
     // "0000000000000000 T memory_lab::copy_float2(...)": T is a global function in .text.
     // nvcc gives functions in anonymous namespaces external linkage too: they are no interface.
-    if (line.size() > 19 && line[17] == 'T' && line.find("(anonymous namespace)") == std::string::npos)
+    // Their launch stubs keep the raw mangled name, in which the namespace is _GLOBAL__N_.
+    if (line.size() > 19 && line[17] == 'T' && line.find("(anonymous namespace)") == std::string::npos &&
+        line.find("_GLOBAL__N_") == std::string::npos)
       names.insert(line.substr(19));
   }
   return names;
