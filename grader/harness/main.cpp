@@ -61,7 +61,7 @@ REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
 
 struct Options {
   std::string rows_path, summarize_path, json_path, junit_path, bench_path;
-  bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true;
+  bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
   std::uint64_t seed = 0;
   std::vector<const char*> doctest_args;
 };
@@ -81,6 +81,7 @@ Options parse(int argc, char** argv) {
     else if (starts_with(a, "--bench=")) o.bench_path = value("--bench=");
     else if (std::strcmp(a, "--expect-reject") == 0) o.expect_reject = true;
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
+    else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
     else if (starts_with(a, "--seed=")) {
       const std::string text = value("--seed=");
       std::size_t used = 0;
@@ -138,6 +139,10 @@ void print_header() {
   const DeviceFacts& d = device_facts();
   std::cout << "[workbook] " << d.name << " (sm_" << d.compute_capability << ", " << d.sm_count
             << " SMs), seed " << session().seed << " (replay with --seed=" << session().seed << ")\n";
+  if (session().correctness_only) {
+    std::cout << "[workbook] --correctness-only: small shapes, nothing timed\n";
+    return;
+  }
   // Measured, not taken from a datasheet: the card as it runs now is what results are fractions of.
   const DevicePeaks& peaks = device_peaks();
   std::cout << "[workbook] measured peaks: device-to-device copy " << static_cast<int>(peaks.copy_gb_per_s)
@@ -174,6 +179,7 @@ int main(int argc, char** argv) {
   }
   if (options.gpu_check) return 0;
 
+  session().correctness_only = options.correctness_only;
   session().seed = options.seed_given
                        ? options.seed
                        : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());

@@ -14,6 +14,9 @@ struct Session {
   std::uint64_t seed = 0;     // printed at start; --seed=N replays a run
   std::uint64_t draws = 0;
   std::vector<StepRow> rows;  // recorded by this process's test cases, printed at the end
+  // --correctness-only: check results on small shapes and time nothing. For runs under
+  // compute-sanitizer, which makes every kernel a hundred times slower.
+  bool correctness_only = false;
 
   // A fresh seed for every input drawn, all derived from `seed`: one process runs one test case,
   // so the same --seed and test case draw the same inputs again.

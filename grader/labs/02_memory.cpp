@@ -19,6 +19,7 @@
 
 #include "buffers.h"
 #include "check.h"
+#include "grading.h"
 #include "memory.h"
 #include "memory_baseline.h"
 #include "peaks.h"
@@ -110,7 +111,8 @@ std::vector<std::size_t> sizes_to_check() {
       const std::size_t tile = threads * floats_per_thread;
       sizes.insert(sizes.end(), {tile - 1, tile, tile + 1});
     }
-  sizes.push_back((std::size_t{1} << 24) + 1001);  // a large size that is a multiple of nothing useful
+  // A large size that is a multiple of nothing useful (left out under compute-sanitizer).
+  if (!workbook::session().correctness_only) sizes.push_back((std::size_t{1} << 24) + 1001);
   return sizes;
 }
 
@@ -242,27 +244,8 @@ workbook::StepRow row_for(const Step& step, const LaunchShape& shape, const Meas
   row.rate = m.gb_per_s();
   row.percent_of_peak = m.percent_of_memcpy();
   row.speedup = m.speedup();
-  if (m.launched) {
-    row.occupancy_percent = 100.0 * m.resources.occupancy;
-    row.registers = m.resources.registers_per_thread;
-    row.shared_bytes = static_cast<int>(m.resources.static_shared_bytes + m.resources.dynamic_shared_bytes);
-    row.local_bytes = static_cast<int>(m.resources.local_bytes_per_thread);
-  }
+  if (m.launched) workbook::add_resources(row, m.resources);
   return row;
-}
-
-// Turns whatever a student's launcher throws into the reason a step fails.
-template <typename Body>
-std::string failure_of(Body&& body) {
-  try {
-    return body();
-  } catch (const workbook::NotImplemented& e) {
-    return e.what();
-  } catch (const workbook::CudaError& e) {
-    return std::string("CUDA error: ") + e.what();
-  } catch (const std::exception& e) {
-    return std::string("the launcher threw: ") + e.what();
-  }
 }
 
 void grade(const Step& step) {
@@ -274,10 +257,14 @@ void grade(const Step& step) {
   failed.result = "FAIL";
   failed.bar = step.bar.describe();
 
-  if (std::string failure = failure_of([&] { return check_all_sizes(step.launcher, stream); }); !failure.empty()) {
+  if (std::string failure = workbook::failure_of([&] { return check_all_sizes(step.launcher, stream); }); !failure.empty()) {
     failed.reason = failure;
     workbook::record(failed);
     FAIL_CHECK(failure);
+    return;
+  }
+  if (workbook::session().correctness_only) {
+    workbook::record(workbook::correctness_only_row(failed));
     return;
   }
 
@@ -287,7 +274,7 @@ void grade(const Step& step) {
 
   std::string verdict;
   std::vector<workbook::StepRow> rows;
-  const std::string error = failure_of([&] {
+  const std::string error = workbook::failure_of([&] {
     TimedBuffers buffers;
     for (const LaunchShape& shape : shapes) {
       const Measurement m = measure(step.launcher, shape, buffers, stream);
@@ -329,7 +316,7 @@ void bench(const std::string& csv_path) {
   for (const Step& step : curves) {
     for (int blocks_per_sm : {1, 2, 3, 4, 6, 8, 12, 16}) {
       const LaunchShape shape{128, blocks_per_sm};
-      const std::string failure = failure_of([&] {
+      const std::string failure = workbook::failure_of([&] {
         const Measurement m = measure(step.launcher, shape, buffers, nullptr);
         if (!m.output_failure.empty()) return m.output_failure;
         const double bytes_per_thread = static_cast<double>(kTimedFloats * sizeof(float)) /
