@@ -1,4 +1,5 @@
-# add_lab(<NN_topic> TOPIC <topic> [MUTANTS <name>...] [WIDE_LOADS <kernel-name-part>...])
+# add_lab(<NN_topic> TOPIC <topic> [MUTANTS <name>...] [WIDE_LOADS <kernel-name-part>...]
+#         [GIVEN <file>...] [RACE_MUTANT <name>])
 #
 # One call per lab builds, from the files the layout in DESIGN.md puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
@@ -7,14 +8,18 @@
 #                             (labs/NN_topic/<topic>.cu), solution (solutions/NN_topic/<topic>.cu,
 #                             when solutions/ exists) and mutant_<name> (grader/mutants/NN_topic/<name>.cu)
 #   grade_<NN_topic>_<impl>   the lab's grader (grader/labs/NN_topic.cpp) linked with that library
+#   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
+#                             (diagnostic kernels), linked into every implementation
 # and registers every test case of every grader as its own CTest test, labelled gpu, the lab's
 # name and the implementation's kind. The solution must pass; the starter and the mutants must be
 # rejected (--expect-reject: every test case fails, cleanly). With solutions/ present it also adds
 # the static checks of the compiled solution (CPU only): no spills, 16-byte loads and stores in the
 # kernels whose demangled names contain a WIDE_LOADS part, and the starter's exported symbols equal
-# to the solution's.
+# to the solution's. RACE_MUTANT names the mutant whose defect is a shared-memory race: two tests
+# labelled `sanitize` run compute-sanitizer's racecheck on it (it must report a hazard) and on the
+# solution (it must report none).
 function(add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC" "MUTANTS;WIDE_LOADS")
+  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC;RACE_MUTANT" "MUTANTS;WIDE_LOADS;GIVEN")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
@@ -24,12 +29,20 @@ function(add_lab lab)
   add_library(${id}_interface INTERFACE)
   target_include_directories(${id}_interface INTERFACE "${root}/labs/${lab}")
   target_link_libraries(${id}_interface INTERFACE workbook_lab_support)
+  if(LAB_GIVEN)
+    list(TRANSFORM LAB_GIVEN PREPEND "${root}/labs/${lab}/")
+    add_library(${id}_given STATIC ${LAB_GIVEN})
+    target_include_directories(${id}_given PUBLIC "${root}/labs/${lab}")
+    target_link_libraries(${id}_given PUBLIC workbook_lab_support)
+    target_link_libraries(${id}_interface INTERFACE ${id}_given)
+  endif()
 
   add_library(${id}_baseline STATIC "${root}/grader/baselines/${LAB_TOPIC}_baseline.cu")
   target_include_directories(${id}_baseline PUBLIC "${root}/grader/baselines")
   target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
 
   add_library(${id}_grader OBJECT "${root}/grader/labs/${lab}.cpp")
+  target_include_directories(${id}_grader PRIVATE "${root}/grader/oracles")
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest)
 
   _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
@@ -52,6 +65,32 @@ function(add_lab lab)
   foreach(mutant IN LISTS LAB_MUTANTS)
     _add_lab_implementation(${lab} mutant_${mutant} "${root}/grader/mutants/${lab}/${mutant}.cu" reject)
   endforeach()
+  if(LAB_RACE_MUTANT)
+    _add_racecheck_test(${lab} mutant_${LAB_RACE_MUTANT} race)
+    if(WORKBOOK_HAVE_SOLUTIONS)
+      _add_racecheck_test(${lab} solution clean)
+    endif()
+  endif()
+endfunction()
+
+# compute-sanitizer's racecheck on one grader, correctness checks only (small shapes: racecheck
+# runs kernels a hundred times slower). grader/tests/racecheck.sh reads its summary.
+function(_add_racecheck_test lab kind expect)
+  find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}")
+  if(NOT WORKBOOK_COMPUTE_SANITIZER)
+    message(STATUS "compute-sanitizer not found: no racecheck tests for ${lab}")
+    return()
+  endif()
+  string(SUBSTRING "${lab}" 0 2 number)
+  if(expect STREQUAL "race")
+    set(name "${lab}.sanitize: racecheck finds the race in ${kind}")
+  else()
+    set(name "${lab}.sanitize: racecheck finds no race in the ${kind}")
+  endif()
+  add_test(NAME "${name}"
+    COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/racecheck.sh" ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
+            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only "--test-case=${number}.*")
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
 function(_add_lab_implementation lab kind source expect)
