@@ -1,0 +1,128 @@
+// Lab 03_transpose: a transpose at the speed of a copy. This is the file you edit.
+//
+// A transpose does no arithmetic: it reads every float once and writes it once, exactly what a
+// copy does, so a copy of the same bytes is its speed of light. The naive kernel (the grader's
+// baseline) reads rows and writes columns: each warp's store touches 32 rows of the output, 4 bytes
+// in each. Every step removes one reason the transpose falls short of the copy;
+// labs/03_transpose/README.md explains each one and the bar it must clear.
+//   TODO(03.1)  stage a 32 x 32 tile in shared memory: loads and stores both along rows
+//   TODO(03.2)  pad the tile by one column: no bank conflicts when reading its columns
+//   TODO(03.3)  visit the tiles in diagonal order, and measure whether it still helps
+//   TODO(03.4)  your design: close the remaining gap to the copy, odd sizes included
+// The diagnostic kernels in diagnostics.cu (given) show where the time goes.
+// Grade it with `./workbook grade 03_transpose`.
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "transpose.h"
+#include "workbook/launch.cuh"
+
+namespace transpose_lab {
+
+namespace {
+
+struct TilePolicy {
+  static constexpr int kTile = 32;       // floats per tile side
+  static constexpr int kBlockRows = 8;   // 32 x 8 threads: each thread moves kTile / kBlockRows rows
+  static_assert(kTile == 32, "one warp moves one tile row: 32 floats, one whole 128-byte line");
+  static_assert(kTile % kBlockRows == 0, "every thread must move the same number of rows");
+};
+
+// [[maybe_unused]] until your kernels use them: it keeps the compiler quiet about the starter.
+constexpr int kTile = TilePolicy::kTile;
+[[maybe_unused]] constexpr int kBlockRows = TilePolicy::kBlockRows;
+
+// What every launcher checks before it launches (given: use it as it is). A shape a step cannot
+// transpose correctly is refused with a message that says why, never transposed wrongly.
+// False: nothing to do (rows or cols is 0).
+bool validate(const TransposeProblem& p, const char* step) {
+  const std::string where = std::string(step) + ": ";
+  if (p.rows < 0 || p.cols < 0)
+    throw std::invalid_argument(where + "rows and cols must not be negative, not " + std::to_string(p.rows) +
+                                " x " + std::to_string(p.cols));
+  if (p.rows == 0 || p.cols == 0) return false;
+  if (p.in == nullptr || p.out == nullptr) throw std::invalid_argument(where + "in and out must not be null");
+  const auto in_address = reinterpret_cast<std::uintptr_t>(p.in);
+  const auto out_address = reinterpret_cast<std::uintptr_t>(p.out);
+  if (in_address % alignof(float) != 0 || out_address % alignof(float) != 0)
+    throw std::invalid_argument(where + "in and out must be 4-byte aligned");
+  const std::uintptr_t bytes = std::uintptr_t(p.rows) * std::uintptr_t(p.cols) * sizeof(float);
+  if (in_address < out_address + bytes && out_address < in_address + bytes)
+    throw std::invalid_argument(where + "in and out overlap: this transpose is out of place");
+  // gridDim.y is at most 65535: with 32-row tiles that is the limit (leave 8 rows spare for 03.4).
+  constexpr int kMaxRows = 65535 * kTile - 8;
+  if (p.rows > kMaxRows)
+    throw std::invalid_argument(where + "at most " + std::to_string(kMaxRows) + " rows, not " + std::to_string(p.rows));
+  return true;
+}
+
+// Element (r, c) of a row-major matrix `width` floats wide (given). 64-bit: 16384^2 floats are 2^28.
+[[maybe_unused]] __host__ __device__ inline std::size_t at(int r, int c, int width) { return std::size_t(r) * width + c; }
+
+// TODO(03.1): write transpose_tile_kernel. A block of 32 x 8 threads moves one 32 x 32 tile: tile
+// column blockIdx.x, tile row blockIdx.y. Each thread loads four floats of the tile, at rows
+// threadIdx.y, threadIdx.y + 8, ... and column threadIdx.x (so that each warp reads one 128-byte
+// row of `in`), into `__shared__ float tile[32][32]`. Then the whole block waits for the whole
+// tile, and each thread writes four floats of the output, again along rows: output row
+// (input column) blockIdx.x * 32 + threadIdx.y + k takes tile[threadIdx.x][threadIdx.y + k].
+// Guard every load and store against rows and cols: the last tiles of a row or a column are partial.
+//
+// TODO(03.2): measure 03.1 first (the handout's table). Reading a column of a 32 x 32 tile puts all
+// 32 floats in one shared-memory bank. Give each tile row one more float than it needs. One template
+// parameter (the padding) serves both steps.
+//
+// TODO(03.3): write diagonal_tile_of() below, then use it in the kernel instead of (blockIdx.x,
+// blockIdx.y) to pick the tile (a second template parameter: the block order). The handout gives
+// the formula and asks you to measure whether it helps.
+//
+// TODO(03.4): your design. Use the diagnostic kernels and the bench to find where the padded kernel
+// loses time, at 8192 x 8192 and at 8191 x 8191 (the grader measures both).
+
+// TODO(03.3): the tile that block (block_x, block_y) of a grid_x by grid_y grid moves, in diagonal
+// order. __host__ __device__, so that the kernel and the grader's CPU check use the same code.
+__host__ __device__ inline Tile diagonal_tile_of(unsigned, unsigned, unsigned, unsigned) { return Tile{}; }
+
+[[noreturn]] void not_implemented(const char* todo, const char* step) {
+  throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step + " (labs/03_transpose/transpose.cu)");
+}
+
+}  // namespace
+
+// Each launcher: validate (return when there is nothing to do), size the grid so that partial tiles
+// are covered (workbook::ceil_div), and launch with
+// workbook::launch(kernel, grid, dim3(32, 8), 0, stream, problem.in, problem.out, problem.rows, problem.cols).
+
+void transpose_tiled(const TransposeProblem& problem, cudaStream_t) {
+  if (!validate(problem, "transpose_tiled")) return;
+  not_implemented("TODO(03.1)", "transpose_tiled");
+}
+
+void transpose_padded(const TransposeProblem& problem, cudaStream_t) {
+  if (!validate(problem, "transpose_padded")) return;
+  not_implemented("TODO(03.2)", "transpose_padded");
+}
+
+// Given: checks its arguments, then asks diagonal_tile_of(). Remove the line marked TODO when you
+// have written diagonal_tile_of().
+Tile diagonal_tile(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
+  if (block_x >= grid_x || block_y >= grid_y)
+    throw std::invalid_argument("diagonal_tile: block (" + std::to_string(block_x) + ", " + std::to_string(block_y) +
+                                ") is outside a " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " grid");
+  not_implemented("TODO(03.3)", "diagonal_tile_of");  // TODO(03.3): remove this line
+  return diagonal_tile_of(block_x, block_y, grid_x, grid_y);
+}
+
+void transpose_diagonal(const TransposeProblem& problem, cudaStream_t) {
+  if (!validate(problem, "transpose_diagonal")) return;
+  not_implemented("TODO(03.3)", "transpose_diagonal");
+}
+
+void transpose_at_copy_speed(const TransposeProblem& problem, cudaStream_t) {
+  if (!validate(problem, "transpose_at_copy_speed")) return;
+  not_implemented("TODO(03.4)", "transpose_at_copy_speed");
+}
+
+}  // namespace transpose_lab
