@@ -1,5 +1,6 @@
 # add_lab(<NN_topic> TOPIC <topic> [MUTANTS <name>...] [WIDE_LOADS <kernel-name-part>...]
-#         [GIVEN <file>...] [RACE_MUTANT <name>])
+#         [GIVEN <file>...] [RACE_MUTANT <name>] [GRADER_LIBRARIES <target>...]
+#         [VENDOR_MUTANT <name>])
 #
 # One call per lab builds, from the files the layout in DESIGN.md puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
@@ -17,9 +18,12 @@
 # kernels whose demangled names contain a WIDE_LOADS part, and the starter's exported symbols equal
 # to the solution's. RACE_MUTANT names the mutant whose defect is a shared-memory race: two tests
 # labelled `sanitize` run compute-sanitizer's racecheck on it (it must report a hazard) and on the
-# solution (it must report none).
+# solution (it must report none). GRADER_LIBRARIES are linked into the grader alone (lab 04's
+# cuBLAS, the line to beat). Student code must use no vendor library, which the static test checks
+# on the starter and the solution; VENDOR_MUTANT names a mutant that does (it alone links cuBLAS),
+# and a second static test proves the check catches it.
 function(add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC;RACE_MUTANT" "MUTANTS;WIDE_LOADS;GIVEN")
+  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC;RACE_MUTANT;VENDOR_MUTANT" "MUTANTS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
@@ -43,7 +47,7 @@ function(add_lab lab)
 
   add_library(${id}_grader OBJECT "${root}/grader/labs/${lab}.cpp")
   target_include_directories(${id}_grader PRIVATE "${root}/grader/oracles")
-  target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest)
+  target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
   _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
   if(WORKBOOK_HAVE_SOLUTIONS)
@@ -59,12 +63,23 @@ function(add_lab lab)
     add_custom_target(${id}_static_inputs ALL DEPENDS ${id}_solution_ptx)
     add_test(NAME "${lab}.static: compiled solution"
       COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
-              "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args})
+              "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args}
+              "--student-library=$<TARGET_FILE:${id}_starter>" "--student-library=$<TARGET_FILE:${id}_solution>"
+              "--student-source=${root}/labs/${lab}/${LAB_TOPIC}.cu" "--student-source=${root}/solutions/${lab}/${LAB_TOPIC}.cu")
     set_tests_properties("${lab}.static: compiled solution" PROPERTIES LABELS "cpu;${lab};static")
   endif()
   foreach(mutant IN LISTS LAB_MUTANTS)
     _add_lab_implementation(${lab} mutant_${mutant} "${root}/grader/mutants/${lab}/${mutant}.cu" reject)
   endforeach()
+  if(LAB_VENDOR_MUTANT)
+    set(vendor_id "${id}_mutant_${LAB_VENDOR_MUTANT}")
+    target_link_libraries(${vendor_id} PRIVATE CUDA::cublas CUDA::cufft)
+    set(name "${lab}.static: the vendor check catches mutant_${LAB_VENDOR_MUTANT}")
+    add_test(NAME "${name}"
+      COMMAND static_checks "--test-case=*vendor*" --expect-vendor "--student-library=$<TARGET_FILE:${vendor_id}>"
+              "--student-source=${root}/grader/mutants/${lab}/${LAB_VENDOR_MUTANT}.cu")
+    set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};static")
+  endif()
   if(LAB_RACE_MUTANT)
     _add_racecheck_test(${lab} mutant_${LAB_RACE_MUTANT} race)
     if(WORKBOOK_HAVE_SOLUTIONS)
@@ -74,7 +89,8 @@ function(add_lab lab)
 endfunction()
 
 # compute-sanitizer's racecheck on one grader, correctness checks only (small shapes: racecheck
-# runs kernels a hundred times slower). grader/tests/racecheck.sh reads its summary.
+# runs kernels a hundred times slower, and it prints at most 20 hazards: printing thousands is
+# what would take it minutes). grader/tests/racecheck.sh reads its summary.
 function(_add_racecheck_test lab kind expect)
   find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}")
   if(NOT WORKBOOK_COMPUTE_SANITIZER)

@@ -25,6 +25,10 @@ namespace {
 struct Arguments {
   std::string starter, solution, ptx, ptxas;
   std::vector<std::string> wide;  // parts of kernel names that promise 16-byte accesses
+  // Student code (static libraries and the sources they are built from) that must not use a vendor
+  // library; with expect_vendor, a mutant that does, which the check must catch.
+  std::vector<std::string> student_libraries, student_sources;
+  bool expect_vendor = false;
 };
 Arguments arguments;
 
@@ -115,6 +119,43 @@ TEST_CASE("the starter exports the same functions as the solution") {
   for (const std::string& name : starter) CHECK_MESSAGE(solution.contains(name), "the solution lacks ", name);
 }
 
+namespace {
+
+// The vendor libraries a lab must not lean on: the workbook's point is to write the kernels.
+const std::regex kVendorSymbol(R"(^\s*U\s+(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg)\w*)");
+const std::regex kVendorInclude(R"(^\s*#\s*include\s*[<"](cublas|cufft|cusparse|curand|cusolver|cudnn|cub/|thrust/|cutlass|cute/))");
+
+// Each use of a vendor library in the student code: an undefined symbol or an #include.
+std::vector<std::string> vendor_uses() {
+  std::vector<std::string> uses;
+  for (const std::string& library : arguments.student_libraries) {
+    std::istringstream lines(run("nm -u '" + library + "'"));
+    std::string line;
+    std::smatch m;
+    while (std::getline(lines, line))
+      if (std::regex_search(line, m, kVendorSymbol)) uses.push_back(library + " calls " + line.substr(line.find('U') + 2));
+  }
+  for (const std::string& source : arguments.student_sources) {
+    std::istringstream lines(run("cat '" + source + "'"));
+    std::string line;
+    while (std::getline(lines, line))
+      if (std::regex_search(line, kVendorInclude)) uses.push_back(source + ": " + line);
+  }
+  return uses;
+}
+
+}  // namespace
+
+TEST_CASE("student code uses no vendor library (cuBLAS, cuFFT, CUB, Thrust, ...)") {
+  REQUIRE_MESSAGE(!(arguments.student_libraries.empty() && arguments.student_sources.empty()), "nothing to check");
+  const std::vector<std::string> uses = vendor_uses();
+  if (arguments.expect_vendor) {
+    CHECK_MESSAGE(!uses.empty(), "the check found no vendor library in code that uses one: it would let it through");
+  } else {
+    for (const std::string& use : uses) CHECK_MESSAGE(false, use, ": write the kernel instead");
+  }
+}
+
 int main(int argc, char** argv) {
   std::vector<const char*> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -125,6 +166,9 @@ int main(int argc, char** argv) {
     else if (auto v = value("--ptx="); !v.empty()) arguments.ptx = v;
     else if (auto v = value("--ptxas="); !v.empty()) arguments.ptxas = v;
     else if (auto v = value("--wide="); !v.empty()) arguments.wide.push_back(v);
+    else if (auto v = value("--student-library="); !v.empty()) arguments.student_libraries.push_back(v);
+    else if (auto v = value("--student-source="); !v.empty()) arguments.student_sources.push_back(v);
+    else if (a == "--expect-vendor") arguments.expect_vendor = true;
     else rest.push_back(argv[i]);
   }
   doctest::Context context(static_cast<int>(rest.size()), rest.data());
