@@ -38,3 +38,36 @@ TEST_CASE("transpose oracle: refuses a size that does not match the shape") {
   CHECK_THROWS_AS(transpose_oracle::transpose(counting(5), 2, 3), std::invalid_argument);
   CHECK(transpose_oracle::transpose({}, 0, 7).empty());
 }
+
+#include "sgemm_oracle.h"
+
+TEST_CASE("sgemm oracle: a 2 x 3 times 3 x 2 product, written out by hand") {
+  // A = [1 2 3; 4 5 6], B = [1 -1; 0 2; -2 1]: C = [-5 6; -8 12]
+  const std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {1, -1, 0, 2, -2, 1};
+  const sgemm_oracle::Row first = sgemm_oracle::row_of_product(a, b, 2, 2, 3, 0);
+  const sgemm_oracle::Row second = sgemm_oracle::row_of_product(a, b, 2, 2, 3, 1);
+  CHECK(first.value == std::vector<double>{-5, 6});
+  CHECK(second.value == std::vector<double>{-8, 12});
+  CHECK(first.magnitude == std::vector<double>{1 + 0 + 6, 1 + 4 + 3});
+}
+
+TEST_CASE("sgemm oracle: A times the identity is A, and k = 0 gives zeros") {
+  const int m = 5, k = 7;
+  std::vector<float> a(m * k), identity(k * k, 0.0f);
+  for (int e = 0; e < m * k; ++e) a[e] = 0.25f * e - 3.0f;
+  for (int d = 0; d < k; ++d) identity[d * k + d] = 1.0f;
+  for (int i = 0; i < m; ++i) {
+    const sgemm_oracle::Row row = sgemm_oracle::row_of_product(a, identity, m, k, k, i);
+    for (int j = 0; j < k; ++j) CHECK(row.value[j] == a[i * k + j]);
+  }
+  const sgemm_oracle::Row empty = sgemm_oracle::row_of_product({}, {}, 3, 4, 0, 2);
+  CHECK(empty.value == std::vector<double>(4, 0.0));
+  CHECK_THROWS_AS(sgemm_oracle::row_of_product(a, identity, m, k, k, m), std::invalid_argument);
+}
+
+TEST_CASE("sgemm oracle: the error bound grows with k and is zero when nothing is summed") {
+  CHECK(sgemm_oracle::error_bound(0, 5.0) == 0.0);
+  const double at_1k = sgemm_oracle::error_bound(1024, 1.0), at_4k = sgemm_oracle::error_bound(4096, 1.0);
+  CHECK(at_4k > 3.99 * at_1k);
+  CHECK(at_1k == doctest::Approx(1024.0 / (1 << 24)).epsilon(1e-3));
+}
