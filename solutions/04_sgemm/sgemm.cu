@@ -1,0 +1,401 @@
+// Lab 04_sgemm, reference solution: register blocking and lower occupancy, to cuBLAS speed.
+//
+// C = A B does 2 m n k flops on m k + k n + m n floats: at 4096^3, 137 GFLOP on 192 MiB. Memory is
+// not the limit; feeding the FMA units is. Each FMA needs two operands, and only registers deliver
+// them as fast as the FMA units consume them: shared memory delivers a quarter of that (32 banks x
+// 4 bytes per cycle against 128 FMA per cycle, each wanting 8 bytes). So every step makes each
+// operand a thread loads serve more FMAs (Volkov 2010; Volkov and Demmel 2008):
+//   04.1  naive, one output per thread, with threadIdx.x along the columns: B's loads coalesce
+//   04.2  32 x 32 tiles of A and B in shared memory, one output per thread: 2 loads per FMA
+//   04.3  2 outputs per thread in a 32 x 16 block: each B value loaded serves 2 FMAs
+//   04.4  4 outputs per thread, 32 x 8 threads
+//   04.5  8 outputs per thread, 32 x 4 threads: 9 shared loads per 8 FMAs
+//   04.6  rank-1 updates: a tile of A in shared memory (read as float4), B streamed from global
+//         memory through registers, a 64-float column of C in registers per thread
+//   04.7  2D register blocking: 128 x 128 tiles, 8 x 8 outputs per thread, A transposed in shared
+//         memory so that both operands load as float4: 4 shared loads per 64 FMAs
+//   04.8  the same, double-buffered: the next tiles are loaded while this one is multiplied
+// Steps 04.2 to 04.5 are one template, sgemm_tile_kernel<kOutputsPerThread>; 04.7 and 04.8 are one
+// template, sgemm_blocked_kernel<kDoubleBuffered, kVectorLoads>.
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "sgemm.h"
+#include "workbook/launch.cuh"
+
+namespace sgemm_lab {
+
+namespace {
+
+struct NaivePolicy {
+  static constexpr int kBlockX = 32;  // a warp covers 32 neighbouring columns of C and of B
+  static constexpr int kBlockY = 8;
+};
+
+struct TilePolicy {
+  static constexpr int kTile = 32;  // C tile kTile x kTile, K tile kTile
+  static_assert(kTile == 32, "a warp reads one tile row: 32 floats, 32 banks");
+};
+
+struct Rank1Policy {
+  static constexpr int kRows = 64;      // rows of C per block: the floats of C each thread keeps
+  static constexpr int kThreads = 256;  // one column of C per thread
+  static constexpr int kDepth = 8;      // k per tile: the B values a thread holds at once
+  static_assert(kRows % 4 == 0, "A's tile is read as float4");
+  static_assert((kRows * kDepth) % kThreads == 0, "every thread loads the same number of A's floats");
+};
+
+struct BlockedPolicy {
+  static constexpr int kTileM = 128;   // rows of C per block
+  static constexpr int kTileN = 128;   // columns of C per block
+  static constexpr int kDepth = 16;    // k per tile: 8 measured 6 points slower (two barriers per 8 k)
+  static constexpr int kThreadM = 8;   // rows of C per thread: two quads, kTileM / 2 apart
+  static constexpr int kThreadN = 8;   // columns of C per thread: two quads, kTileN / 2 apart
+  static constexpr int kThreads = (kTileM / kThreadM) * (kTileN / kThreadN);
+  static constexpr int kPad = 4;       // A's transposed tile rows: kTileM + 4 floats, see the kernel
+  static constexpr int kLoadsA = kTileM * kDepth / 4 / kThreads;  // float4 of A per thread per tile
+  static constexpr int kLoadsB = kDepth * kTileN / 4 / kThreads;  // float4 of B per thread per tile
+  static_assert(kThreadM == 8 && kThreadN == 8, "each thread's outputs are two 4 x 4 quads in each direction");
+  static_assert(kDepth % 4 == 0 && kLoadsA >= 1 && kLoadsB >= 1 && kLoadsA * kThreads * 4 == kTileM * kDepth &&
+                    kLoadsB * kThreads * 4 == kDepth * kTileN,
+                "the tiles split into whole float4s, the same number for every thread");
+};
+
+// What every launcher checks before it launches: a shape a step cannot multiply correctly is refused
+// with a message that says why, never multiplied wrongly. False: nothing to do (C is empty).
+bool validate(const GemmProblem& p, const char* step, int rows_per_block) {
+  const std::string where = std::string(step) + ": ";
+  if (p.m < 0 || p.n < 0 || p.k < 0)
+    throw std::invalid_argument(where + "m, n and k must not be negative");
+  if (p.m == 0 || p.n == 0) return false;
+  if (p.c == nullptr || (p.k > 0 && (p.a == nullptr || p.b == nullptr)))
+    throw std::invalid_argument(where + "a, b and c must not be null");
+  const auto overlap = [](const void* x, std::size_t x_floats, const void* y, std::size_t y_floats) {
+    const auto xa = reinterpret_cast<std::uintptr_t>(x), ya = reinterpret_cast<std::uintptr_t>(y);
+    return xa < ya + y_floats * sizeof(float) && ya < xa + x_floats * sizeof(float);
+  };
+  const std::size_t c_floats = std::size_t(p.m) * p.n;
+  if (p.k > 0 && (overlap(p.c, c_floats, p.a, std::size_t(p.m) * p.k) || overlap(p.c, c_floats, p.b, std::size_t(p.k) * p.n)))
+    throw std::invalid_argument(where + "c overlaps a or b");
+  for (const void* pointer : {static_cast<const void*>(p.a), static_cast<const void*>(p.b), static_cast<const void*>(p.c)})
+    if (reinterpret_cast<std::uintptr_t>(pointer) % alignof(float) != 0)
+      throw std::invalid_argument(where + "a, b and c must be 4-byte aligned");
+  if (workbook::ceil_div(p.m, rows_per_block) > 65535)
+    throw std::invalid_argument(where + "m is too large for this step's grid (at most " +
+                                std::to_string(65535 * rows_per_block) + ")");
+  return true;
+}
+
+// Element (i, j) of a row-major matrix `width` floats wide.
+__host__ __device__ inline std::size_t at(int i, int j, int width) { return std::size_t(i) * width + j; }
+
+// ---------------------------------------------------------------------------------------------
+// 04.1: one output per thread. threadIdx.x runs along a row of C, so a warp reads 32 neighbouring
+// floats of a row of B (one 128-byte line) and one float of A (a broadcast). The baseline puts
+// threadIdx.x down a column instead: 32 floats of A, each in a different line.
+__global__ void sgemm_naive_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                                   int m, int n, int k) {
+  const int j = blockIdx.x * NaivePolicy::kBlockX + threadIdx.x;
+  const int i = blockIdx.y * NaivePolicy::kBlockY + threadIdx.y;
+  if (i >= m || j >= n) return;
+  float sum = 0.0f;
+  for (int kk = 0; kk < k; ++kk) sum = fmaf(a[at(i, kk, k)], b[at(kk, j, n)], sum);
+  c[at(i, j, n)] = sum;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 04.2 to 04.5: 32 x 32 tiles of A and B staged in shared memory, each float loaded from global
+// memory once per block instead of once per thread. A block of 32 x (32 / kOutputsPerThread)
+// threads computes a 32 x 32 tile of C; thread (x, y) computes rows y, y + 32 / R, ... of column x.
+// In the inner loop, b_tile[kk][x] is loaded once and used for all R outputs, a_tile[row][kk] is one
+// broadcast per output: (1 + R) shared loads per R FMAs. More outputs per thread: fewer threads,
+// lower occupancy, fewer shared loads per FMA, and (Volkov's point) more speed.
+template <int kOutputsPerThread>
+__global__ void sgemm_tile_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                                  int m, int n, int k) {
+  constexpr int kTile = TilePolicy::kTile;
+  constexpr int kRowsPerPass = kTile / kOutputsPerThread;  // blockDim.y
+  __shared__ float a_tile[kTile][kTile];  // a_tile[row][kk] = A(tile row + row, k0 + kk)
+  __shared__ float b_tile[kTile][kTile];  // b_tile[kk][col] = B(k0 + kk, tile column + col)
+  const int x = threadIdx.x, y = threadIdx.y;
+  const int first_row = blockIdx.y * kTile;
+  const int j = blockIdx.x * kTile + x;
+
+  float sum[kOutputsPerThread] = {};
+  for (int k0 = 0; k0 < k; k0 += kTile) {
+#pragma unroll
+    for (int r = 0; r < kOutputsPerThread; ++r) {
+      const int row = y + r * kRowsPerPass;
+      // Outside the matrices the tiles hold zeros, which add nothing to the sums.
+      a_tile[row][x] = (first_row + row < m && k0 + x < k) ? a[at(first_row + row, k0 + x, k)] : 0.0f;
+      b_tile[row][x] = (k0 + row < k && j < n) ? b[at(k0 + row, j, n)] : 0.0f;
+    }
+    __syncthreads();  // the tiles are complete
+#pragma unroll
+    for (int kk = 0; kk < kTile; ++kk) {
+      const float b_value = b_tile[kk][x];  // one load, kOutputsPerThread FMAs
+#pragma unroll
+      for (int r = 0; r < kOutputsPerThread; ++r) sum[r] = fmaf(a_tile[y + r * kRowsPerPass][kk], b_value, sum[r]);
+    }
+    __syncthreads();  // everyone is done with the tiles before they are overwritten
+  }
+#pragma unroll
+  for (int r = 0; r < kOutputsPerThread; ++r) {
+    const int i = first_row + y + r * kRowsPerPass;
+    if (i < m && j < n) c[at(i, j, n)] = sum[r];
+  }
+}
+
+template <int kOutputsPerThread>
+void launch_tile_kernel(const GemmProblem& p, cudaStream_t stream) {
+  constexpr int kTile = TilePolicy::kTile;
+  const dim3 grid(workbook::ceil_div(p.n, kTile), workbook::ceil_div(p.m, kTile));
+  workbook::launch(sgemm_tile_kernel<kOutputsPerThread>, grid, dim3(kTile, kTile / kOutputsPerThread), 0, stream,
+                   p.a, p.b, p.c, p.m, p.n, p.k);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 04.6: rank-1 updates. A block computes a 64 x 256 tile of C; thread x keeps column x of it, 64
+// floats, in registers. For each k it needs B(k, x), which no other thread needs: it comes straight
+// from global memory into a register (the 256 threads read 1 KiB of one row of B). It also needs
+// the 64 floats A(rows, k), which every thread needs: they sit in shared memory, stored k-major so
+// that they load as sixteen float4 broadcasts. Per k: 1 global load, 16 shared loads, 64 FMAs.
+template <typename P>
+__global__ void sgemm_rank1_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                                   int m, int n, int k) {
+  __shared__ __align__(16) float a_tile[P::kDepth][P::kRows];  // a_tile[kk][row] = A(first_row + row, k0 + kk)
+  const int x = threadIdx.x;
+  const int first_row = blockIdx.y * P::kRows;
+  const int j = blockIdx.x * P::kThreads + x;
+
+  float sum[P::kRows] = {};
+  for (int k0 = 0; k0 < k; k0 += P::kDepth) {
+    // This tile's B values, all loads in flight before the first is used.
+    float b_values[P::kDepth];
+#pragma unroll
+    for (int kk = 0; kk < P::kDepth; ++kk) b_values[kk] = (k0 + kk < k && j < n) ? b[at(k0 + kk, j, n)] : 0.0f;
+    // 16 x 16 floats of A, four per thread, stored transposed.
+#pragma unroll
+    for (int e = x; e < P::kDepth * P::kRows; e += P::kThreads) {
+      const int row = e / P::kDepth, kk = e % P::kDepth;  // consecutive threads: consecutive k in one row
+      a_tile[kk][row] = (first_row + row < m && k0 + kk < k) ? a[at(first_row + row, k0 + kk, k)] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < P::kDepth; ++kk) {
+#pragma unroll
+      for (int quad = 0; quad < P::kRows / 4; ++quad) {
+        const float4 a4 = *reinterpret_cast<const float4*>(&a_tile[kk][4 * quad]);
+        sum[4 * quad + 0] = fmaf(a4.x, b_values[kk], sum[4 * quad + 0]);
+        sum[4 * quad + 1] = fmaf(a4.y, b_values[kk], sum[4 * quad + 1]);
+        sum[4 * quad + 2] = fmaf(a4.z, b_values[kk], sum[4 * quad + 2]);
+        sum[4 * quad + 3] = fmaf(a4.w, b_values[kk], sum[4 * quad + 3]);
+      }
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int row = 0; row < P::kRows; ++row)
+    if (first_row + row < m && j < n) c[at(first_row + row, j, n)] = sum[row];
+}
+
+// ---------------------------------------------------------------------------------------------
+// 04.7 and 04.8: 2D register blocking. A block of 256 threads computes a 128 x 128 tile of C, each
+// thread an 8 x 8 piece of it: two 4-row quads (rows 4ty and 64 + 4ty) by two 4-column quads
+// (columns 4tx and 64 + 4tx), so that a warp's float4 loads from shared memory hit distinct banks
+// or broadcast. Per k, a thread loads 8 floats of A and 8 of B (four LDS.128) and does 64 FMAs:
+// an outer product, the rank-1 update of 04.6 in two dimensions.
+// A's tile is stored transposed (k-major) so that a thread's 4 consecutive rows are one float4.
+// Its rows are padded to 132 floats: the loading threads write it four k-rows apart, and 132 puts
+// those writes in different banks (128 would put them all in the same ones) while keeping float4
+// alignment. kVectorLoads: A and B rows start on 16-byte boundaries (k and n multiples of 4), so
+// each thread fetches its part of each tile as one float4; otherwise as four guarded floats.
+// kDoubleBuffered: two copies of each tile; the next one is fetched into registers before this one
+// is multiplied, and stored to the other copy after, so the loads' latency hides behind 512 FMAs
+// and there is one barrier per tile instead of two.
+// What one thread fetches of one pair of tiles, in registers between the load and the store.
+template <typename P>
+struct TileLoad {
+  float4 a[P::kLoadsA];
+  float4 b[P::kLoadsB];
+};
+
+template <bool kVectorLoads>
+__device__ inline float4 load4(const float* matrix, int row, int col, int rows, int cols) {
+  if constexpr (kVectorLoads) {
+    if (row < rows && col < cols) return *reinterpret_cast<const float4*>(matrix + at(row, col, cols));
+    return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  } else {
+    float v[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) v[e] = (row < rows && col + e < cols) ? matrix[at(row, col + e, cols)] : 0.0f;
+    return make_float4(v[0], v[1], v[2], v[3]);
+  }
+}
+
+template <typename P, bool kDoubleBuffered, bool kVectorLoads>
+__global__ void __launch_bounds__(P::kThreads)
+    sgemm_blocked_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
+                         int k) {
+  constexpr int kBuffers = kDoubleBuffered ? 2 : 1;
+  constexpr int kHalfM = P::kTileM / 2, kHalfN = P::kTileN / 2;
+  __shared__ __align__(16) float a_tiles[kBuffers][P::kDepth][P::kTileM + P::kPad];  // [kk][row]
+  __shared__ __align__(16) float b_tiles[kBuffers][P::kDepth][P::kTileN];             // [kk][col]
+  const int t = threadIdx.x;
+  const int tx = t % (P::kTileN / P::kThreadN), ty = t / (P::kTileN / P::kThreadN);
+  const int first_row = blockIdx.y * P::kTileM, first_col = blockIdx.x * P::kTileN;
+
+  // Load l of this thread: float4 number t + l * kThreads of the tile, counted along its rows.
+  const auto fetch = [&](int k0) {
+    TileLoad<P> next;
+#pragma unroll
+    for (int l = 0; l < P::kLoadsA; ++l) {
+      const int e = t + l * P::kThreads, row = e / (P::kDepth / 4), q = e % (P::kDepth / 4);
+      next.a[l] = load4<kVectorLoads>(a, first_row + row, k0 + 4 * q, m, k);
+    }
+#pragma unroll
+    for (int l = 0; l < P::kLoadsB; ++l) {
+      const int e = t + l * P::kThreads, row = e / (P::kTileN / 4), q = e % (P::kTileN / 4);
+      next.b[l] = load4<kVectorLoads>(b, k0 + row, first_col + 4 * q, k, n);
+    }
+    return next;
+  };
+  const auto store = [&](const TileLoad<P>& next, int buffer) {
+#pragma unroll
+    for (int l = 0; l < P::kLoadsA; ++l) {
+      const int e = t + l * P::kThreads, row = e / (P::kDepth / 4), q = e % (P::kDepth / 4);
+      a_tiles[buffer][4 * q + 0][row] = next.a[l].x;
+      a_tiles[buffer][4 * q + 1][row] = next.a[l].y;
+      a_tiles[buffer][4 * q + 2][row] = next.a[l].z;
+      a_tiles[buffer][4 * q + 3][row] = next.a[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < P::kLoadsB; ++l) {
+      const int e = t + l * P::kThreads, row = e / (P::kTileN / 4), q = e % (P::kTileN / 4);
+      *reinterpret_cast<float4*>(&b_tiles[buffer][row][4 * q]) = next.b[l];
+    }
+  };
+
+  float sum[P::kThreadM][P::kThreadN] = {};
+  const auto multiply = [&](int buffer) {
+#pragma unroll
+    for (int kk = 0; kk < P::kDepth; ++kk) {
+      const float4 a_low = *reinterpret_cast<const float4*>(&a_tiles[buffer][kk][4 * ty]);
+      const float4 a_high = *reinterpret_cast<const float4*>(&a_tiles[buffer][kk][kHalfM + 4 * ty]);
+      const float4 b_low = *reinterpret_cast<const float4*>(&b_tiles[buffer][kk][4 * tx]);
+      const float4 b_high = *reinterpret_cast<const float4*>(&b_tiles[buffer][kk][kHalfN + 4 * tx]);
+      const float a_values[P::kThreadM] = {a_low.x, a_low.y, a_low.z, a_low.w, a_high.x, a_high.y, a_high.z, a_high.w};
+      const float b_values[P::kThreadN] = {b_low.x, b_low.y, b_low.z, b_low.w, b_high.x, b_high.y, b_high.z, b_high.w};
+#pragma unroll
+      for (int r = 0; r < P::kThreadM; ++r)
+#pragma unroll
+        for (int s = 0; s < P::kThreadN; ++s) sum[r][s] = fmaf(a_values[r], b_values[s], sum[r][s]);
+    }
+  };
+
+  const int tiles = (k + P::kDepth - 1) / P::kDepth;
+  if constexpr (kDoubleBuffered) {
+    if (tiles > 0) store(fetch(0), 0);
+    __syncthreads();
+    for (int tile = 0; tile < tiles; ++tile) {
+      const int buffer = tile % 2;
+      TileLoad<P> next{};
+      if (tile + 1 < tiles) next = fetch((tile + 1) * P::kDepth);  // in flight while we multiply
+      multiply(buffer);
+      if (tile + 1 < tiles) store(next, 1 - buffer);  // the other buffer: nobody reads it now
+      __syncthreads();  // the next tile is complete, and this one is free to be overwritten
+    }
+  } else {
+    for (int tile = 0; tile < tiles; ++tile) {
+      store(fetch(tile * P::kDepth), 0);
+      __syncthreads();
+      multiply(0);
+      __syncthreads();
+    }
+  }
+
+  // Write the 8 x 8 piece: rows 4ty + r and 64 + 4ty + r, columns 4tx ... and 64 + 4tx ...
+  const bool vector_stores = kVectorLoads;  // n is a multiple of 4: a quad is in or out whole
+#pragma unroll
+  for (int r = 0; r < P::kThreadM; ++r) {
+    const int i = first_row + (r < 4 ? 4 * ty + r : kHalfM + 4 * ty + r - 4);
+    if (i >= m) continue;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int j = first_col + kHalfN * half + 4 * tx;
+      if (vector_stores) {
+        if (j < n)
+          *reinterpret_cast<float4*>(c + at(i, j, n)) =
+              make_float4(sum[r][4 * half], sum[r][4 * half + 1], sum[r][4 * half + 2], sum[r][4 * half + 3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          if (j + e < n) c[at(i, j + e, n)] = sum[r][4 * half + e];
+      }
+    }
+  }
+}
+
+template <typename P, bool kDoubleBuffered>
+void launch_blocked_kernel(const GemmProblem& p, cudaStream_t stream) {
+  const auto aligned16 = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; };
+  const bool vector_loads = p.k % 4 == 0 && p.n % 4 == 0 && aligned16(p.a) && aligned16(p.b) && aligned16(p.c);
+  const dim3 grid(workbook::ceil_div(p.n, P::kTileN), workbook::ceil_div(p.m, P::kTileM));
+  if (vector_loads)
+    workbook::launch(sgemm_blocked_kernel<P, kDoubleBuffered, true>, grid, dim3(P::kThreads), 0, stream, p.a, p.b, p.c,
+                     p.m, p.n, p.k);
+  else
+    workbook::launch(sgemm_blocked_kernel<P, kDoubleBuffered, false>, grid, dim3(P::kThreads), 0, stream, p.a, p.b, p.c,
+                     p.m, p.n, p.k);
+}
+
+}  // namespace
+
+void sgemm_coalesced(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_coalesced", NaivePolicy::kBlockY)) return;
+  const dim3 grid(workbook::ceil_div(p.n, NaivePolicy::kBlockX), workbook::ceil_div(p.m, NaivePolicy::kBlockY));
+  workbook::launch(sgemm_naive_kernel, grid, dim3(NaivePolicy::kBlockX, NaivePolicy::kBlockY), 0, stream, p.a, p.b,
+                   p.c, p.m, p.n, p.k);
+}
+
+void sgemm_shared_tiles(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_shared_tiles", TilePolicy::kTile)) return;
+  launch_tile_kernel<1>(p, stream);
+}
+
+void sgemm_2_outputs_per_thread(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_2_outputs_per_thread", TilePolicy::kTile)) return;
+  launch_tile_kernel<2>(p, stream);
+}
+
+void sgemm_4_outputs_per_thread(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_4_outputs_per_thread", TilePolicy::kTile)) return;
+  launch_tile_kernel<4>(p, stream);
+}
+
+void sgemm_8_outputs_per_thread(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_8_outputs_per_thread", TilePolicy::kTile)) return;
+  launch_tile_kernel<8>(p, stream);
+}
+
+void sgemm_rank1_updates(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_rank1_updates", Rank1Policy::kRows)) return;
+  const dim3 grid(workbook::ceil_div(p.n, Rank1Policy::kThreads), workbook::ceil_div(p.m, Rank1Policy::kRows));
+  workbook::launch(sgemm_rank1_kernel<Rank1Policy>, grid, dim3(Rank1Policy::kThreads), 0, stream, p.a, p.b, p.c, p.m,
+                   p.n, p.k);
+}
+
+void sgemm_register_blocked(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_register_blocked", BlockedPolicy::kTileM)) return;
+  launch_blocked_kernel<BlockedPolicy, false>(p, stream);
+}
+
+void sgemm_double_buffered(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_double_buffered", BlockedPolicy::kTileM)) return;
+  launch_blocked_kernel<BlockedPolicy, true>(p, stream);
+}
+
+}  // namespace sgemm_lab
