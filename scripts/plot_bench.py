@@ -88,19 +88,73 @@ def plot_transpose(csv_path, png_path, plt):
     fig.savefig(png_path, dpi=120)
 
 
+def plot_sgemm(csv_path, png_path, plt):
+    """GFLOP/s of every step against shape with cuBLAS as the line to beat; beside it, at 4096^3,
+    Volkov's curves: % of cuBLAS climbing while occupancy falls, step by step."""
+    curves = defaultdict(dict)
+    ceiling = {}
+    shapes = []
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            shape = (int(row["m"]), int(row["n"]), int(row["k"]))
+            if shape not in shapes:
+                shapes.append(shape)
+            curves[row["curve"]][shape] = row
+            ceiling[shape] = float(row["cublas_gflop_per_s"])
+    if not curves:
+        sys.exit(f"{csv_path} has no rows: was any step implemented?")
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 6))
+    x_of = {shape: i for i, shape in enumerate(shapes)}
+    left.plot(range(len(shapes)), [ceiling[s] / 1e3 for s in shapes], color="black", linestyle="--", linewidth=2,
+              label="cuBLAS SGEMM (the line to beat)")
+    for name, points in curves.items():
+        measured = [s for s in shapes if s in points]
+        left.plot([x_of[s] for s in measured], [float(points[s]["gflop_per_s"]) / 1e3 for s in measured], marker="o",
+                  label=name)
+    left.set_xticks(range(len(shapes)))
+    left.set_xticklabels([f"{m}^3" if m == n == k else f"{m}x{n}x{k}" for m, n, k in shapes], rotation=20, fontsize=8)
+    left.set_ylabel("TFLOP/s (FP32 FMA, no tensor cores)")
+    left.set_title("SGEMM throughput per shape")
+    left.grid(True, alpha=0.3)
+    left.legend(fontsize=7, loc="upper left")
+
+    at = (4096, 4096, 4096)
+    steps = [name for name, points in curves.items() if at in points and not name.startswith("baseline")]
+    percent = [float(curves[name][at]["percent_of_cublas"]) for name in steps]
+    occupancy = [float(curves[name][at]["occupancy_percent"]) for name in steps]
+    x = range(len(steps))
+    right.bar(x, percent, color="tab:blue", label="% of cuBLAS")
+    right.set_ylabel("% of cuBLAS at 4096^3", color="tab:blue")
+    right.set_ylim(0, 110)
+    right.set_xticks(list(x))
+    right.set_xticklabels([name.split(" ")[0] for name in steps])
+    twin = right.twinx()
+    twin.plot(list(x), occupancy, color="tab:red", marker="s", label="theoretical occupancy")
+    twin.set_ylabel("theoretical occupancy (%)", color="tab:red")
+    twin.set_ylim(0, 110)
+    right.set_title("Volkov's curves on this GPU: speed up, occupancy down")
+    right.grid(True, axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+
+
+LAB_PLOTTERS = {"03_transpose": plot_transpose, "04_sgemm": plot_sgemm}
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     lab, csv_path, png_path = sys.argv[1:]
-    if lab not in PLOTS and lab != "03_transpose":
-        sys.exit(f"no plot is defined for lab {lab!r}; the labs with plots are: {', '.join(list(PLOTS) + ['03_transpose'])}")
+    if lab not in PLOTS and lab not in LAB_PLOTTERS:
+        sys.exit(f"no plot is defined for lab {lab!r}; the labs with plots are: {', '.join(list(PLOTS) + list(LAB_PLOTTERS))}")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    if lab == "03_transpose":
-        plot_transpose(csv_path, png_path, plt)
+    if lab in LAB_PLOTTERS:
+        LAB_PLOTTERS[lab](csv_path, png_path, plt)
         return
     spec = PLOTS[lab]
 
