@@ -1,6 +1,6 @@
 # add_lab(<NN_topic> TOPIC <topic> [MUTANTS <name>...] [WIDE_LOADS <kernel-name-part>...]
 #         [GIVEN <file>...] [RACE_MUTANT <name>] [GRADER_LIBRARIES <target>...]
-#         [VENDOR_MUTANT <name>])
+#         [VENDOR_MUTANT <name>] [RACE_TEST_CASES <doctest filter>])
 #
 # One call per lab builds, from the files the layout in DESIGN.md puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
@@ -18,12 +18,13 @@
 # kernels whose demangled names contain a WIDE_LOADS part, and the starter's exported symbols equal
 # to the solution's. RACE_MUTANT names the mutant whose defect is a shared-memory race: two tests
 # labelled `sanitize` run compute-sanitizer's racecheck on it (it must report a hazard) and on the
-# solution (it must report none). GRADER_LIBRARIES are linked into the grader alone (lab 04's
+# solution (it must report none), on the steps RACE_TEST_CASES selects (default: all). GRADER_LIBRARIES are linked into the grader alone (lab 04's
 # cuBLAS, the line to beat). Student code must use no vendor library, which the static test checks
 # on the starter and the solution; VENDOR_MUTANT names a mutant that does (it alone links cuBLAS),
 # and a second static test proves the check catches it.
 function(add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC;RACE_MUTANT;VENDOR_MUTANT" "MUTANTS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC;RACE_MUTANT;VENDOR_MUTANT;RACE_TEST_CASES"
+                        "MUTANTS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
@@ -81,9 +82,13 @@ function(add_lab lab)
     set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};static")
   endif()
   if(LAB_RACE_MUTANT)
-    _add_racecheck_test(${lab} mutant_${LAB_RACE_MUTANT} race)
+    string(SUBSTRING "${lab}" 0 2 number)
+    if(NOT LAB_RACE_TEST_CASES)
+      set(LAB_RACE_TEST_CASES "${number}.*")
+    endif()
+    _add_racecheck_test(${lab} mutant_${LAB_RACE_MUTANT} race "${LAB_RACE_TEST_CASES}")
     if(WORKBOOK_HAVE_SOLUTIONS)
-      _add_racecheck_test(${lab} solution clean)
+      _add_racecheck_test(${lab} solution clean "${LAB_RACE_TEST_CASES}")
     endif()
   endif()
 endfunction()
@@ -91,13 +96,12 @@ endfunction()
 # compute-sanitizer's racecheck on one grader, correctness checks only (small shapes: racecheck
 # runs kernels a hundred times slower, and it prints at most 20 hazards: printing thousands is
 # what would take it minutes). grader/tests/racecheck.sh reads its summary.
-function(_add_racecheck_test lab kind expect)
+function(_add_racecheck_test lab kind expect test_cases)
   find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}")
   if(NOT WORKBOOK_COMPUTE_SANITIZER)
     message(STATUS "compute-sanitizer not found: no racecheck tests for ${lab}")
     return()
   endif()
-  string(SUBSTRING "${lab}" 0 2 number)
   if(expect STREQUAL "race")
     set(name "${lab}.sanitize: racecheck finds the race in ${kind}")
   else()
@@ -105,8 +109,8 @@ function(_add_racecheck_test lab kind expect)
   endif()
   add_test(NAME "${name}"
     COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/racecheck.sh" ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
-            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only "--test-case=${number}.*")
-  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 600)
+            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only "--test-case=${test_cases}")
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 120)
 endfunction()
 
 function(_add_lab_implementation lab kind source expect)
