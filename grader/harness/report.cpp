@@ -11,7 +11,7 @@ namespace workbook {
 
 namespace {
 
-constexpr int kFields = 15;
+constexpr int kFields = 16;
 
 // Fields are tab-separated: a tab or newline inside one would split the row.
 std::string clean(const std::string& text) {
@@ -64,7 +64,7 @@ std::string to_line(const StepRow& r) {
       clean(r.lab), clean(r.step), clean(r.measured_at), clean(r.result), number(r.time_ms),
       number(r.rate), clean(r.rate_unit), number(r.percent_of_peak), number(r.speedup),
       number(r.occupancy_percent), std::to_string(r.registers), std::to_string(r.shared_bytes),
-      std::to_string(r.local_bytes), clean(r.bar), clean(r.reason)};
+      std::to_string(r.local_bytes), clean(r.bar), clean(r.reason), clean(r.reference)};
   std::string line;
   for (int i = 0; i < kFields; ++i) line += (i ? "\t" : "") + fields[i];
   return line;
@@ -98,6 +98,7 @@ StepRow from_line(const std::string& line) {
   r.local_bytes = std::stoi(fields[12]);
   r.bar = fields[13];
   r.reason = fields[14];
+  r.reference = fields[15];
   return r;
 }
 
@@ -135,15 +136,15 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
       verdict.summary = row.reason;
     } else if (row.result == "PASS" && first) {
       verdict.passed = true;
-      verdict.summary = row.bar + ": measured " + fixed(row.speedup, 2) + "x, " +
-                        fixed(row.percent_of_peak, 1) + "% of peak at " + row.measured_at;
+      verdict.summary = row.bar + ": measured " + fixed(row.speedup, 2) + "x, " + fixed(row.percent_of_peak, 1) +
+                        "% of " + (row.reference.empty() ? "the reference" : row.reference) + " at " + row.measured_at;
     }
   }
   return result;
 }
 
 void print_table(std::ostream& out, const std::vector<StepRow>& rows) {
-  const std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% peak",
+  const std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% ref",
                                             "speedup", "occup.", "regs", "smem B", "local B",
                                             "bar", "result"};
   std::vector<std::vector<std::string>> cells;
@@ -171,6 +172,12 @@ void print_table(std::ostream& out, const std::vector<StepRow>& rows) {
   for (std::size_t w : widths) total_width += w + 2;
   out << std::string(total_width - 2, '-') << '\n';
   for (const auto& row : cells) print_row(row);
+  // Say what "% ref" is a percentage of, once per lab.
+  std::map<std::string, std::string> references;
+  for (const StepRow& r : rows)
+    if (!r.reference.empty()) references.try_emplace(r.lab, r.reference);
+  for (const auto& [lab, reference] : references)
+    out << "% ref (" << lab << "): of " << reference << " on the same inputs, timed in the same run\n";
 
   std::size_t passed = 0;
   const std::vector<StepVerdict> all = verdicts(rows);

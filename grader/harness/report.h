@@ -20,7 +20,8 @@ struct StepRow {
   double time_ms = kNotMeasured;
   double rate = kNotMeasured;            // in rate_unit
   std::string rate_unit = "GB/s";
-  double percent_of_peak = kNotMeasured;  // of the measured device peak named in the bar
+  double percent_of_peak = kNotMeasured;  // of `reference`, measured in the same run
+  std::string reference;                  // what percent_of_peak is of: "cudaMemcpy", "cuBLAS"
   double speedup = kNotMeasured;          // over the lab's baseline, same inputs, same process
   double occupancy_percent = kNotMeasured;
   int registers = -1;

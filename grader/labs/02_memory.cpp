@@ -243,6 +243,7 @@ workbook::StepRow row_for(const Step& step, const LaunchShape& shape, const Meas
   row.time_ms = m.candidate_ms;
   row.rate = m.gb_per_s();
   row.percent_of_peak = m.percent_of_memcpy();
+  row.reference = "cudaMemcpy";
   row.speedup = m.speedup();
   if (m.launched) workbook::add_resources(row, m.resources);
   return row;

@@ -332,6 +332,7 @@ workbook::StepRow row_for(const Step& step, const Measurement& m) {
   row.rate = m.gflop_per_s();
   row.rate_unit = "GFLOP/s";
   row.percent_of_peak = m.percent_of_cublas();
+  row.reference = "cuBLAS SGEMM";
   row.speedup = m.speedup();
   if (m.launched) workbook::add_resources(row, m.resources);
   return row;

@@ -17,6 +17,7 @@ StepRow judged(const std::string& step, const std::string& result, const std::st
   row.time_ms = 0.25;
   row.rate = 2100;
   row.percent_of_peak = 70.5;
+  row.reference = "cudaMemcpy";
   row.speedup = 3.25;
   row.bar = ">= 3x";
   row.reason = reason;
@@ -37,6 +38,13 @@ TEST_CASE("a row survives the trip through a line of text, unmeasured fields inc
   CHECK(back.registers == 16);
   CHECK(back.local_bytes == -1);
   CHECK(back.reason == "a reason with a tab and a newline");
+  CHECK(back.reference == "cudaMemcpy");
+}
+
+TEST_CASE("a passing step's summary names what its percentage is of") {
+  const std::vector<StepVerdict> result = verdicts({judged("02.1", "PASS")});
+  REQUIRE(result.size() == 1);
+  CHECK(result[0].summary == ">= 3x: measured 3.25x, 70.5% of cudaMemcpy at occupancy 6.25%");
 }
 
 TEST_CASE("malformed rows are refused, not half-read") {
