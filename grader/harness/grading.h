@@ -1,13 +1,18 @@
 // Pieces every lab's grader uses the same way: turning what a launcher throws into a step's
-// failure, and filling the report's resource columns.
+// failure, remembering what the candidate launched while it is timed, and filling the report's
+// resource columns.
 #pragma once
 
 #include <exception>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "report.h"
 #include "resources.h"
+#include "timing.h"
 #include "workbook/cuda.h"
+#include "workbook/launch_log.h"
 
 namespace workbook {
 
@@ -24,6 +29,17 @@ std::string failure_of(Body&& body) {
   } catch (const std::exception& e) {
     return std::string("the launcher threw: ") + e.what();
   }
+}
+
+// The candidate's timed call, wrapped so that afterwards `last` holds the last kernel its latest
+// call launched through workbook::launch() (nullopt: none), whatever the other works timed beside
+// it launch after it. The grader reads the kernel's resources from it once the timing is over.
+inline GpuWork recording_last_launch(GpuWork candidate, std::optional<LaunchRecord>& last) {
+  return [candidate = std::move(candidate), &last](cudaStream_t stream) {
+    clear_recorded_launches();
+    candidate(stream);
+    last = recorded_launches().empty() ? std::nullopt : std::optional<LaunchRecord>(recorded_launches().back());
+  };
 }
 
 // The registers, shared memory, local memory and occupancy columns of a row.

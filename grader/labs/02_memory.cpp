@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -175,15 +176,12 @@ Measurement measure(Launcher candidate, const LaunchShape& shape, TimedBuffers& 
   const CopyProblem for_baseline{b.in.data(), b.reference_out.data(), kTimedFloats, shape.threads_per_block, padding};
   Measurement m;
 
-  workbook::clear_recorded_launches();
+  std::optional<workbook::LaunchRecord> last_launch;
   b.candidate_out.poison(stream);  // whatever is there after timing, the timed calls wrote
   const std::vector<workbook::Timing> timings = workbook::time_interleaved(
       {
           [&](cudaStream_t s) { memory_baseline::copy_one_float_per_thread(for_baseline, s); },
-          [&](cudaStream_t s) {
-            workbook::clear_recorded_launches();  // so that afterwards the log holds this call's launches
-            candidate(for_candidate, s);
-          },
+          workbook::recording_last_launch([&](cudaStream_t s) { candidate(for_candidate, s); }, last_launch),
           [&](cudaStream_t s) {
             CUDA_CHECK(cudaMemcpyAsync(b.reference_out.data(), b.in.data(), b.in.bytes(), cudaMemcpyDeviceToDevice, s));
           },
@@ -194,8 +192,8 @@ Measurement measure(Launcher candidate, const LaunchShape& shape, TimedBuffers& 
   m.candidate_ms = timings[1].median_ms;
   m.memcpy_ms = timings[2].median_ms;
   // Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  m.launched = !workbook::recorded_launches().empty();
-  if (m.launched) m.resources = workbook::resources_of(workbook::recorded_launches().back());
+  m.launched = last_launch.has_value();
+  if (m.launched) m.resources = workbook::resources_of(*last_launch);
 
   const workbook::Comparison after = workbook::compare(b.candidate_out.download(), b.values, workbook::Tolerance{});
   if (!after.ok()) m.output_failure = "the output was wrong after the timed runs: " + after.describe(workbook::Tolerance{});

@@ -15,6 +15,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -187,7 +188,6 @@ struct TimedBuffers {
     in.upload(values);
     expected = transpose_oracle::transpose(values, shape.rows, shape.cols);
   }
-  std::size_t bytes_moved() const { return 2 * shape.count() * sizeof(float); }  // read + written
 };
 
 struct Measurement {
@@ -208,15 +208,12 @@ Measurement measure(Launcher candidate, TimedBuffers& b, cudaStream_t stream) {
   Measurement m;
   m.shape = b.shape;
 
-  workbook::clear_recorded_launches();
+  std::optional<workbook::LaunchRecord> last_launch;
   b.candidate_out.poison(stream);  // whatever is there after timing, the timed calls wrote
   const std::vector<workbook::Timing> timings = workbook::time_interleaved(
       {
           [&](cudaStream_t s) { transpose_baseline::transpose_naive(for_baseline, s); },
-          [&](cudaStream_t s) {
-            workbook::clear_recorded_launches();  // so that afterwards the log holds this call's launches
-            candidate(for_candidate, s);
-          },
+          workbook::recording_last_launch([&](cudaStream_t s) { candidate(for_candidate, s); }, last_launch),
           [&](cudaStream_t s) {
             CUDA_CHECK(cudaMemcpyAsync(b.reference_out.data(), b.in.data(), b.in.bytes(), cudaMemcpyDeviceToDevice, s));
           },
@@ -227,8 +224,8 @@ Measurement measure(Launcher candidate, TimedBuffers& b, cudaStream_t stream) {
   m.candidate_ms = timings[1].median_ms;
   m.memcpy_ms = timings[2].median_ms;
   // Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  m.launched = !workbook::recorded_launches().empty();
-  if (m.launched) m.resources = workbook::resources_of(workbook::recorded_launches().back());
+  m.launched = last_launch.has_value();
+  if (m.launched) m.resources = workbook::resources_of(*last_launch);
 
   const workbook::Comparison after = workbook::compare(b.candidate_out.download(), b.expected, workbook::Tolerance{});
   if (!after.ok()) m.output_failure = "the output was wrong after the timed runs: " + after.describe(workbook::Tolerance{});
@@ -242,6 +239,9 @@ std::string bar_failure(const Bar& bar, const Measurement& main, const Measureme
   why << std::fixed << std::setprecision(2);
   for (const Measurement* m : {&main, &odd}) {
     if (!m->output_failure.empty()) return m->output_failure;
+    if (!m->launched)
+      return "the launcher made no launch through workbook::launch(): launch the kernels with it, so that the "
+             "grader can report their registers, shared memory and occupancy";
     if (m->percent_of_memcpy() > 100.0 * workbook::kCeilingSlack) {
       why << "measured at " << m->percent_of_memcpy() << "% of cudaMemcpy of the same bytes at " << m->shape.describe()
           << ", which no transpose can be: the measurement is wrong (does every call move all the floats?)";
@@ -281,20 +281,19 @@ workbook::StepRow row_for(const Step& step, const Measurement& m) {
   return row;
 }
 
-// Both bar shapes, measured for one launcher.
+// Both bar shapes: their buffers (inputs drawn and transposed on the CPU once), and what one
+// launcher measured on them.
+struct BarBuffers {
+  TimedBuffers main{kBarShape};
+  TimedBuffers odd{kOddShape};
+};
+
 struct BarMeasurements {
   Measurement main, odd;
 };
 
-BarMeasurements measure_at_bar_shapes(Launcher launcher, cudaStream_t stream) {
-  BarMeasurements result;
-  {
-    TimedBuffers buffers(kBarShape);
-    result.main = measure(launcher, buffers, stream);
-  }
-  TimedBuffers buffers(kOddShape);
-  result.odd = measure(launcher, buffers, stream);
-  return result;
+BarMeasurements measure_at_bar_shapes(Launcher launcher, BarBuffers& buffers, cudaStream_t stream) {
+  return {measure(launcher, buffers.main, stream), measure(launcher, buffers.odd, stream)};
 }
 
 void grade(const Step& step) {
@@ -322,7 +321,8 @@ void grade(const Step& step) {
   std::string verdict;
   std::vector<workbook::StepRow> rows;
   const std::string error = workbook::failure_of([&] {
-    const BarMeasurements m = measure_at_bar_shapes(step.launcher, stream);
+    BarBuffers buffers;
+    const BarMeasurements m = measure_at_bar_shapes(step.launcher, buffers, stream);
     verdict = bar_failure(step.bar, m.main, m.odd);
     workbook::StepRow main_row = row_for(step, m.main);
     main_row.result = verdict.empty() ? "PASS" : "FAIL";
@@ -454,8 +454,9 @@ TEST_SUITE("03_transpose") {
 TEST_SUITE("03_transpose bars") {
   TEST_CASE("03_transpose bars reject the previous step") {
     CHECK_MESSAGE(steps().front().bar.min_speedup > 1.0, "the first bar must demand more than the baseline");
+    BarBuffers buffers;
     std::vector<BarMeasurements> solution;
-    for (const Step& step : steps()) solution.push_back(measure_at_bar_shapes(step.launcher, nullptr));
+    for (const Step& step : steps()) solution.push_back(measure_at_bar_shapes(step.launcher, buffers, nullptr));
     for (std::size_t k = 1; k < steps().size(); ++k) {
       const Step& step = steps()[k];
       if (step.experiment != nullptr) {
