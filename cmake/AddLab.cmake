@@ -18,8 +18,8 @@
 # kernels whose demangled names contain a WIDE_LOADS part, and the starter's exported symbols equal
 # to the solution's. RACE_MUTANT names the mutant whose defect is a shared-memory race: two tests
 # labelled `sanitize` run compute-sanitizer's racecheck on it (it must report a hazard) and on the
-# solution (it must report none), on the steps RACE_TEST_CASES selects (default: all). GRADER_LIBRARIES are linked into the grader alone (lab 04's
-# cuBLAS, the line to beat). Student code must use no vendor library, which the static test checks
+# solution (it must report none), on the steps RACE_TEST_CASES selects (default: all).
+# GRADER_LIBRARIES are linked into the grader alone (lab 04's cuBLAS, the line to beat). Student code must use no vendor library, which the static test checks
 # on the starter and the solution; VENDOR_MUTANT names a mutant that does (it alone links cuBLAS),
 # and a second static test proves the check catches it.
 function(add_lab lab)
@@ -94,8 +94,7 @@ function(add_lab lab)
 endfunction()
 
 # compute-sanitizer's racecheck on one grader, correctness checks only (small shapes: racecheck
-# runs kernels a hundred times slower, and it prints at most 20 hazards: printing thousands is
-# what would take it minutes). grader/tests/racecheck.sh reads its summary.
+# runs kernels a hundred times slower). grader/tests/racecheck.sh runs it and reads its summary.
 function(_add_racecheck_test lab kind expect test_cases)
   find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}")
   if(NOT WORKBOOK_COMPUTE_SANITIZER)

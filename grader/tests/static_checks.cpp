@@ -1,7 +1,7 @@
 // Static checks on a lab's compiled code: no GPU needed, so they run in CI. They prove what the
 // handouts claim about the reference solution: no kernel spills to local memory, the kernels that
-// promise 16-byte loads and stores really issue them, and the starter exports exactly the
-// solution's functions (so the one grader links with either).
+// promise 16-byte loads and stores really issue them, the starter exports exactly the solution's
+// functions (so the one grader links with either), and neither calls or includes a vendor library.
 //
 // The solution's kernels are read from its Hopper PTX (built by add_lab() with the same flags):
 // `ptxas -v` reports each kernel's registers, stack frame and spills, and the PTX shows the width
@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <regex>
@@ -136,7 +137,8 @@ std::vector<std::string> vendor_uses() {
       if (std::regex_search(line, m, kVendorSymbol)) uses.push_back(library + " calls " + line.substr(line.find('U') + 2));
   }
   for (const std::string& source : arguments.student_sources) {
-    std::istringstream lines(run("cat '" + source + "'"));
+    std::ifstream lines(source);
+    if (!lines) throw std::runtime_error("cannot read " + source);
     std::string line;
     while (std::getline(lines, line))
       if (std::regex_search(line, kVendorInclude)) uses.push_back(source + ": " + line);

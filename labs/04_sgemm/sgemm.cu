@@ -2,9 +2,9 @@
 //
 // C = A B does 2 m n k flops on m k + k n + m n floats: at 4096^3, 137 GFLOP on 192 MiB. Memory is
 // not the limit; feeding the FMA units is. Each FMA needs two operands, and only registers deliver
-// them as fast as the FMA units consume them: shared memory delivers a quarter of that. So every
+// them as fast as the FMA units consume them: shared memory delivers an eighth of that. So every
 // step makes each operand a thread loads serve more FMAs; labs/04_sgemm/README.md explains each
-// one, with Volkov's numbers and this GPU's, and the bar it must clear.
+// one, with the numbers this GPU measured, and the bar it must clear.
 //   TODO(04.1)  naive, one output per thread, threadIdx.x along the columns of C
 //   TODO(04.2)  32 x 32 tiles of A and B in shared memory, one output per thread
 //   TODO(04.3)  2 outputs per thread (32 x 16 threads)

@@ -2,7 +2,7 @@
 //
 // C = A B does 2 m n k flops on m k + k n + m n floats: at 4096^3, 137 GFLOP on 192 MiB. Memory is
 // not the limit; feeding the FMA units is. Each FMA needs two operands, and only registers deliver
-// them as fast as the FMA units consume them: shared memory delivers a quarter of that (32 banks x
+// them as fast as the FMA units consume them: shared memory delivers an eighth of that (32 banks x
 // 4 bytes per cycle against 128 FMA per cycle, each wanting 8 bytes). So every step makes each
 // operand a thread loads serve more FMAs (Volkov 2010; Volkov and Demmel 2008):
 //   04.1  naive, one output per thread, with threadIdx.x along the columns: B's loads coalesce
