@@ -31,14 +31,16 @@ std::string failure_of(Body&& body) {
   }
 }
 
-// The candidate's timed call, wrapped so that afterwards `last` holds the last kernel its latest
+// The candidate's timed call, wrapped so that afterwards `main` holds the first kernel its latest
 // call launched through workbook::launch() (nullopt: none), whatever the other works timed beside
 // it launch after it. The grader reads the kernel's resources from it once the timing is over.
-inline GpuWork recording_last_launch(GpuWork candidate, std::optional<LaunchRecord>& last) {
-  return [candidate = std::move(candidate), &last](cudaStream_t stream) {
+// First, because a step's own kernel comes first; what may follow it (lab 04's split-k adds up
+// partial products in a second kernel) is bookkeeping, not the kernel the step is about.
+inline GpuWork recording_main_launch(GpuWork candidate, std::optional<LaunchRecord>& main) {
+  return [candidate = std::move(candidate), &main](cudaStream_t stream) {
     clear_recorded_launches();
     candidate(stream);
-    last = recorded_launches().empty() ? std::nullopt : std::optional<LaunchRecord>(recorded_launches().back());
+    main = recorded_launches().empty() ? std::nullopt : std::optional<LaunchRecord>(recorded_launches().front());
   };
 }
 
