@@ -13,6 +13,7 @@
 //   TODO(04.6)  rank-1 updates: A's tile in shared memory, B through registers, C in registers
 //   TODO(04.7)  2D register blocking: 128 x 128 tiles, 8 x 8 outputs per thread
 //   TODO(04.8)  double buffering
+//   TODO(04.9)  split-k: fill the GPU when C has fewer tiles than it has room for blocks
 // FP32 FMA on the CUDA cores only: no tensor cores, no TF32, and no library (the grader checks).
 // Grade it with `./workbook grade 04_sgemm`.
 
@@ -72,6 +73,8 @@ bool validate(const GemmProblem& p, const char* step, int rows_per_block) {
 // TODO(04.6): the handout describes the kernel (a 64 x 256 tile of C, 256 threads, one column of
 // 64 outputs each).
 // TODO(04.7), TODO(04.8): the handout describes them, with the layout that avoids bank conflicts.
+// TODO(04.9): 04.8's kernel on a grid with a third dimension, blockIdx.z a slice of k; then a
+// second kernel that adds the slices' partial products. The handout says when to split and how far.
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step + " (labs/04_sgemm/sgemm.cu)");
@@ -121,6 +124,11 @@ void sgemm_register_blocked(const GemmProblem& problem, cudaStream_t) {
 void sgemm_double_buffered(const GemmProblem& problem, cudaStream_t) {
   if (!validate(problem, "sgemm_double_buffered", 128)) return;
   not_implemented("TODO(04.8)", "sgemm_double_buffered");
+}
+
+void sgemm_split_k(const GemmProblem& problem, cudaStream_t) {
+  if (!validate(problem, "sgemm_split_k", 128)) return;
+  not_implemented("TODO(04.9)", "sgemm_split_k");
 }
 
 }  // namespace sgemm_lab

@@ -31,5 +31,6 @@ void sgemm_8_outputs_per_thread(const GemmProblem& problem, cudaStream_t stream)
 void sgemm_rank1_updates(const GemmProblem& problem, cudaStream_t stream);         // TODO(04.6)
 void sgemm_register_blocked(const GemmProblem& problem, cudaStream_t stream);      // TODO(04.7)
 void sgemm_double_buffered(const GemmProblem& problem, cudaStream_t stream);       // TODO(04.8)
+void sgemm_split_k(const GemmProblem& problem, cudaStream_t stream);               // TODO(04.9)
 
 }  // namespace sgemm_lab

@@ -15,9 +15,13 @@
 //   04.7  2D register blocking: 128 x 128 tiles, 8 x 8 outputs per thread, A transposed in shared
 //         memory so that both operands load as float4: 4 shared loads per 64 FMAs
 //   04.8  the same, double-buffered: the next tiles are loaded while this one is multiplied
+//   04.9  split-k: when C has too few tiles to fill the GPU, blocks share a tile's k and a second
+//         kernel adds their partial products
 // Steps 04.2 to 04.5 are one template, sgemm_tile_kernel<kOutputsPerThread>; 04.7 and 04.8 are one
-// template, sgemm_blocked_kernel<kDoubleBuffered, kVectorLoads>.
+// template, sgemm_blocked_kernel<kDoubleBuffered, kVectorLoads>, and 04.9 launches 04.8's kernel
+// on a grid with a third dimension.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -216,6 +220,9 @@ __global__ void sgemm_rank1_kernel(const float* __restrict__ a, const float* __r
 // kDoubleBuffered: two copies of each tile; the next one is fetched into registers before this one
 // is multiplied, and stored to the other copy after, so the loads' latency hides behind 512 FMAs
 // and there is one barrier per tile instead of two.
+// blockIdx.z is 04.9's: the slice of k this block multiplies, k_per_split wide. With one slice
+// (04.7, 04.8: k_per_split = k) the block writes C; with several, its partial product goes to
+// partials + blockIdx.z m n, laid out like C, and sum_splits_kernel adds the slices up.
 // What one thread fetches of one pair of tiles, in registers between the load and the store.
 template <typename P>
 struct TileLoad {
@@ -223,15 +230,17 @@ struct TileLoad {
   float4 b[P::kLoadsB];
 };
 
+// Elements (row, col .. col + 3) of a row-major matrix `width` floats wide, zeros where row >= row_end
+// or col >= col_end (the matrix's edge, or the end of this block's slice of k).
 template <bool kVectorLoads>
-__device__ inline float4 load4(const float* matrix, int row, int col, int rows, int cols) {
-  if constexpr (kVectorLoads) {
-    if (row < rows && col < cols) return *reinterpret_cast<const float4*>(matrix + at(row, col, cols));
+__device__ inline float4 load4(const float* matrix, int width, int row, int col, int row_end, int col_end) {
+  if constexpr (kVectorLoads) {  // col and col_end are multiples of 4: all four or none
+    if (row < row_end && col < col_end) return *reinterpret_cast<const float4*>(matrix + at(row, col, width));
     return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   } else {
     float v[4];
 #pragma unroll
-    for (int e = 0; e < 4; ++e) v[e] = (row < rows && col + e < cols) ? matrix[at(row, col + e, cols)] : 0.0f;
+    for (int e = 0; e < 4; ++e) v[e] = (row < row_end && col + e < col_end) ? matrix[at(row, col + e, width)] : 0.0f;
     return make_float4(v[0], v[1], v[2], v[3]);
   }
 }
@@ -239,7 +248,7 @@ __device__ inline float4 load4(const float* matrix, int row, int col, int rows, 
 template <typename P, bool kDoubleBuffered, bool kVectorLoads>
 __global__ void __launch_bounds__(P::kThreads)
     sgemm_blocked_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
-                         int k) {
+                         int k, int k_per_split, float* __restrict__ partials) {
   constexpr int kBuffers = kDoubleBuffered ? 2 : 1;
   constexpr int kHalfM = P::kTileM / 2, kHalfN = P::kTileN / 2;
   __shared__ __align__(16) float a_tiles[kBuffers][P::kDepth][P::kTileM + P::kPad];  // [kk][row]
@@ -247,6 +256,7 @@ __global__ void __launch_bounds__(P::kThreads)
   const int t = threadIdx.x;
   const int tx = t % (P::kTileN / P::kThreadN), ty = t / (P::kTileN / P::kThreadN);
   const int first_row = blockIdx.y * P::kTileM, first_col = blockIdx.x * P::kTileN;
+  const int k_begin = blockIdx.z * k_per_split, k_end = min(k, k_begin + k_per_split);
 
   // Load l of this thread: float4 number t + l * kThreads of the tile, counted along its rows.
   const auto fetch = [&](int k0) {
@@ -254,12 +264,12 @@ __global__ void __launch_bounds__(P::kThreads)
 #pragma unroll
     for (int l = 0; l < P::kLoadsA; ++l) {
       const int e = t + l * P::kThreads, row = e / (P::kDepth / 4), q = e % (P::kDepth / 4);
-      next.a[l] = load4<kVectorLoads>(a, first_row + row, k0 + 4 * q, m, k);
+      next.a[l] = load4<kVectorLoads>(a, k, first_row + row, k0 + 4 * q, m, k_end);
     }
 #pragma unroll
     for (int l = 0; l < P::kLoadsB; ++l) {
       const int e = t + l * P::kThreads, row = e / (P::kTileN / 4), q = e % (P::kTileN / 4);
-      next.b[l] = load4<kVectorLoads>(b, k0 + row, first_col + 4 * q, k, n);
+      next.b[l] = load4<kVectorLoads>(b, n, k0 + row, first_col + 4 * q, k_end, n);
     }
     return next;
   };
@@ -296,21 +306,21 @@ __global__ void __launch_bounds__(P::kThreads)
     }
   };
 
-  const int tiles = (k + P::kDepth - 1) / P::kDepth;
+  const int tiles = k_end > k_begin ? (k_end - k_begin + P::kDepth - 1) / P::kDepth : 0;
   if constexpr (kDoubleBuffered) {
-    if (tiles > 0) store(fetch(0), 0);
+    if (tiles > 0) store(fetch(k_begin), 0);
     __syncthreads();
     for (int tile = 0; tile < tiles; ++tile) {
       const int buffer = tile % 2;
       TileLoad<P> next{};
-      if (tile + 1 < tiles) next = fetch((tile + 1) * P::kDepth);  // in flight while we multiply
+      if (tile + 1 < tiles) next = fetch(k_begin + (tile + 1) * P::kDepth);  // in flight while we multiply
       multiply(buffer);
       if (tile + 1 < tiles) store(next, 1 - buffer);  // the other buffer: nobody reads it now
       __syncthreads();  // the next tile is complete, and this one is free to be overwritten
     }
   } else {
     for (int tile = 0; tile < tiles; ++tile) {
-      store(fetch(tile * P::kDepth), 0);
+      store(fetch(k_begin + tile * P::kDepth), 0);
       __syncthreads();
       multiply(0);
       __syncthreads();
@@ -318,6 +328,7 @@ __global__ void __launch_bounds__(P::kThreads)
   }
 
   // Write the 8 x 8 piece: rows 4ty + r and 64 + 4ty + r, columns 4tx ... and 64 + 4tx ...
+  float* const out = gridDim.z == 1 ? c : partials + std::size_t(blockIdx.z) * m * n;
   const bool vector_stores = kVectorLoads;  // n is a multiple of 4: a quad is in or out whole
 #pragma unroll
   for (int r = 0; r < P::kThreadM; ++r) {
@@ -328,28 +339,91 @@ __global__ void __launch_bounds__(P::kThreads)
       const int j = first_col + kHalfN * half + 4 * tx;
       if (vector_stores) {
         if (j < n)
-          *reinterpret_cast<float4*>(c + at(i, j, n)) =
+          *reinterpret_cast<float4*>(out + at(i, j, n)) =
               make_float4(sum[r][4 * half], sum[r][4 * half + 1], sum[r][4 * half + 2], sum[r][4 * half + 3]);
       } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e)
-          if (j + e < n) c[at(i, j + e, n)] = sum[r][4 * half + e];
+          if (j + e < n) out[at(i, j + e, n)] = sum[r][4 * half + e];
       }
     }
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// 04.9: split-k. At 1000^3, C has 8 x 8 = 64 tiles of 128 x 128, and 04.8 runs 64 blocks on a GPU
+// that holds 2 x 132 of them at once: three quarters of it idle, whatever the kernel. Split k
+// instead: blocks (tile, s) for s = 0 .. splits - 1 each multiply one slice of k, write a partial
+// product, and a second kernel adds the slices up. It costs a round trip of splits x m x n floats
+// through memory (L2, at these sizes), and pays when the tiles alone leave SMs idle. The sum runs
+// in split order, so C does not depend on which block finished first (atomicAdd would).
+
+// C = the sum of the splits' partial products, added in split order.
+__global__ void sum_splits_kernel(const float* __restrict__ partials, float* __restrict__ c, std::size_t count,
+                                  int splits) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
+       e += std::size_t(gridDim.x) * blockDim.x) {
+    float total = 0.0f;
+    for (int s = 0; s < splits; ++s) total += partials[s * count + e];
+    c[e] = total;
+  }
+}
+
+// Device memory for the partial products, kept between calls and grown when too small. (Freed
+// when the process ends: the workbook's processes are short.)
+float* split_workspace(std::size_t floats) {
+  static float* memory = nullptr;
+  static std::size_t capacity = 0;
+  if (floats > capacity) {
+    if (memory != nullptr) CUDA_CHECK(cudaFree(memory));
+    memory = nullptr;
+    capacity = 0;
+    CUDA_CHECK(cudaMalloc(&memory, floats * sizeof(float)));
+    capacity = floats;
+  }
+  return memory;
+}
+
+// The blocked kernel, on `splits` slices of k (1: 04.7 and 04.8, no workspace, no second kernel).
 template <typename P, bool kDoubleBuffered>
-void launch_blocked_kernel(const GemmProblem& p, cudaStream_t stream) {
+void launch_blocked_kernel(const GemmProblem& p, cudaStream_t stream, int splits = 1) {
   const auto aligned16 = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; };
   const bool vector_loads = p.k % 4 == 0 && p.n % 4 == 0 && aligned16(p.a) && aligned16(p.b) && aligned16(p.c);
-  const dim3 grid(workbook::ceil_div(p.n, P::kTileN), workbook::ceil_div(p.m, P::kTileM));
-  if (vector_loads)
-    workbook::launch(sgemm_blocked_kernel<P, kDoubleBuffered, true>, grid, dim3(P::kThreads), 0, stream, p.a, p.b, p.c,
-                     p.m, p.n, p.k);
-  else
-    workbook::launch(sgemm_blocked_kernel<P, kDoubleBuffered, false>, grid, dim3(P::kThreads), 0, stream, p.a, p.b, p.c,
-                     p.m, p.n, p.k);
+  // Slices a whole number of tiles deep; rounding up may leave fewer slices than asked for.
+  int k_per_split = p.k;
+  if (splits > 1) {
+    k_per_split = workbook::ceil_div(workbook::ceil_div(p.k, splits), P::kDepth) * P::kDepth;
+    splits = workbook::ceil_div(p.k, k_per_split);
+  }
+  const std::size_t c_floats = std::size_t(p.m) * p.n;
+  float* const partials = splits > 1 ? split_workspace(splits * c_floats) : nullptr;
+  const dim3 grid(workbook::ceil_div(p.n, P::kTileN), workbook::ceil_div(p.m, P::kTileM), splits);
+  const auto kernel = vector_loads ? sgemm_blocked_kernel<P, kDoubleBuffered, true> : sgemm_blocked_kernel<P, kDoubleBuffered, false>;
+  workbook::launch(kernel, grid, dim3(P::kThreads), 0, stream, p.a, p.b, p.c, p.m, p.n, p.k, k_per_split, partials);
+  if (splits > 1) {
+    constexpr int kSumThreads = 256;
+    const int sum_blocks = static_cast<int>(std::min<std::size_t>(workbook::ceil_div(c_floats, std::size_t(kSumThreads)), 4096));
+    workbook::launch(sum_splits_kernel, dim3(sum_blocks), dim3(kSumThreads), 0, stream,
+                     static_cast<const float*>(partials), p.c, c_floats, splits);
+  }
+}
+
+// How many slices of k fill the GPU: as many as the block slots left idle by the tiles alone, but
+// each slice at least kMinSplitDepth deep, below which the partial sums cost more than they save.
+template <typename P, bool kDoubleBuffered>
+int splits_to_fill_gpu(const GemmProblem& p) {
+  constexpr int kMinSplitDepth = 128;
+  static const int block_slots = [] {
+    int device = 0, sms = 0, blocks_per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks_per_sm, sgemm_blocked_kernel<P, kDoubleBuffered, true>, P::kThreads, 0));
+    return sms * blocks_per_sm;
+  }();
+  const long tiles = long(workbook::ceil_div(p.m, P::kTileM)) * workbook::ceil_div(p.n, P::kTileN);
+  if (tiles >= block_slots) return 1;
+  return int(std::max(1L, std::min(block_slots / tiles, long(p.k / kMinSplitDepth))));
 }
 
 }  // namespace
@@ -396,6 +470,11 @@ void sgemm_register_blocked(const GemmProblem& p, cudaStream_t stream) {
 void sgemm_double_buffered(const GemmProblem& p, cudaStream_t stream) {
   if (!validate(p, "sgemm_double_buffered", BlockedPolicy::kTileM)) return;
   launch_blocked_kernel<BlockedPolicy, true>(p, stream);
+}
+
+void sgemm_split_k(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_split_k", BlockedPolicy::kTileM)) return;
+  launch_blocked_kernel<BlockedPolicy, true>(p, stream, splits_to_fill_gpu<BlockedPolicy, true>(p));
 }
 
 }  // namespace sgemm_lab

@@ -18,4 +18,5 @@ void sgemm_8_outputs_per_thread(const GemmProblem& p, cudaStream_t s) { sgemm_mu
 void sgemm_rank1_updates(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 void sgemm_register_blocked(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 void sgemm_double_buffered(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
+void sgemm_split_k(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 }  // namespace sgemm_lab
