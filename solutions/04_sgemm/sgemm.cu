@@ -218,8 +218,9 @@ __global__ void sgemm_rank1_kernel(const float* __restrict__ a, const float* __r
 // alignment. kVectorLoads: A and B rows start on 16-byte boundaries (k and n multiples of 4), so
 // each thread fetches its part of each tile as one float4; otherwise as four guarded floats.
 // kDoubleBuffered: two copies of each tile; the next one is fetched into registers before this one
-// is multiplied, and stored to the other copy after, so the loads' latency hides behind 512 FMAs
-// and there is one barrier per tile instead of two.
+// is multiplied, and stored to the other copy after, so that the loads' latency can hide behind
+// the tile's 1024 FMAs per thread, with one barrier per tile instead of two. (Whether it does is up
+// to ptxas, which may move the loads down to the stores: the handout shows how to check.)
 // blockIdx.z is 04.9's: the slice of k this block multiplies, k_per_split wide. With one slice
 // (04.7, 04.8: k_per_split = k) the block writes C; with several, its partial product goes to
 // partials + blockIdx.z m n, laid out like C, and sum_splits_kernel adds the slices up.
