@@ -10,6 +10,7 @@
 
 #include "report.h"
 #include "resources.h"
+#include "session.h"
 #include "timing.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
@@ -58,6 +59,29 @@ inline StepRow correctness_only_row(StepRow row) {
   row.result = "PASS";
   row.reason = "correct on every shape checked; nothing timed";
   return row;
+}
+
+// A step's row before anything is timed: failing at "correctness", with its bar. The graders fill
+// in the reason, or use it for a failure in the timing that follows.
+inline StepRow failing_row(const std::string& lab, const std::string& step, const std::string& bar) {
+  StepRow row;
+  row.lab = lab;
+  row.step = step;
+  row.measured_at = "correctness";
+  row.result = "FAIL";
+  row.bar = bar;
+  return row;
+}
+
+// The correctness half of grading a step, the same in every lab: runs `check` ("" or why the step
+// fails, as failure_of() sees it) and returns its verdict. It records the row when grading ends
+// here: when the step failed, and under --correctness-only, where nothing is timed.
+template <typename Check>
+std::string grade_correctness(StepRow failed, Check&& check) {
+  failed.reason = failure_of(std::forward<Check>(check));
+  if (!failed.reason.empty()) record(failed);
+  else if (session().correctness_only) record(correctness_only_row(failed));
+  return failed.reason;
 }
 
 }  // namespace workbook

@@ -249,23 +249,13 @@ workbook::StepRow row_for(const Step& step, const LaunchShape& shape, const Meas
 
 void grade(const Step& step) {
   cudaStream_t stream = nullptr;
-  workbook::StepRow failed;
-  failed.lab = kLab;
-  failed.step = std::string(step.id) + " " + step.title;
-  failed.measured_at = "correctness";
-  failed.result = "FAIL";
-  failed.bar = step.bar.describe();
+  workbook::StepRow failed = workbook::failing_row(kLab, std::string(step.id) + " " + step.title, step.bar.describe());
 
-  if (std::string failure = workbook::failure_of([&] { return check_all_sizes(step.launcher, stream); }); !failure.empty()) {
-    failed.reason = failure;
-    workbook::record(failed);
+  if (const std::string failure = workbook::grade_correctness(failed, [&] { return check_all_sizes(step.launcher, stream); }); !failure.empty()) {
     FAIL_CHECK(failure);
     return;
   }
-  if (workbook::session().correctness_only) {
-    workbook::record(workbook::correctness_only_row(failed));
-    return;
-  }
+  if (workbook::session().correctness_only) return;
 
   std::vector<LaunchShape> shapes = {step.bar.at};
   for (const LaunchShape& shape : {kLowOccupancy, kQuarterOccupancy, kFullOccupancy})

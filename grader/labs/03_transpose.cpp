@@ -298,25 +298,18 @@ BarMeasurements measure_at_bar_shapes(Launcher launcher, BarBuffers& buffers, cu
 
 void grade(const Step& step) {
   cudaStream_t stream = nullptr;
-  workbook::StepRow failed;
-  failed.lab = kLab;
-  failed.step = std::string(step.id) + " " + step.title;
-  failed.measured_at = "correctness";
-  failed.result = "FAIL";
-  failed.bar = step.bar.describe();
+  workbook::StepRow failed = workbook::failing_row(kLab, std::string(step.id) + " " + step.title, step.bar.describe());
 
-  std::string failure = step.precheck != nullptr ? workbook::failure_of(step.precheck) : "";
-  if (failure.empty()) failure = workbook::failure_of([&] { return check_all_shapes(step.launcher, stream); });
+  const std::string failure = workbook::grade_correctness(failed, [&] {
+    if (step.precheck != nullptr)
+      if (std::string why = step.precheck(); !why.empty()) return why;
+    return check_all_shapes(step.launcher, stream);
+  });
   if (!failure.empty()) {
-    failed.reason = failure;
-    workbook::record(failed);
     FAIL_CHECK(failure);
     return;
   }
-  if (workbook::session().correctness_only) {
-    workbook::record(workbook::correctness_only_row(failed));
-    return;
-  }
+  if (workbook::session().correctness_only) return;
 
   std::string verdict;
   std::vector<workbook::StepRow> rows;
