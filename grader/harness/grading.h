@@ -7,6 +7,9 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include <cuda_runtime_api.h>
 
 #include "report.h"
 #include "resources.h"
@@ -32,17 +35,34 @@ std::string failure_of(Body&& body) {
   }
 }
 
-// The candidate's timed call, wrapped so that afterwards `main` holds the first kernel its latest
-// call launched through workbook::launch() (nullopt: none), whatever the other works timed beside
-// it launch after it. The grader reads the kernel's resources from it once the timing is over.
-// First, because a step's own kernel comes first; what may follow it (lab 04's split-k adds up
-// partial products in a second kernel) is bookkeeping, not the kernel the step is about.
-inline GpuWork recording_main_launch(GpuWork candidate, std::optional<LaunchRecord>& main) {
-  return [candidate = std::move(candidate), &main](cudaStream_t stream) {
+// The candidate's timed call, wrapped so that afterwards `launches` holds the kernels its latest
+// call launched through workbook::launch(), oldest first, whatever the other works timed beside it
+// launch after it. The grader picks the step's own kernel from them once the timing is over.
+inline GpuWork recording_launches(GpuWork candidate, std::vector<LaunchRecord>& launches) {
+  return [candidate = std::move(candidate), &launches](cudaStream_t stream) {
     clear_recorded_launches();
     candidate(stream);
-    main = recorded_launches().empty() ? std::nullopt : std::optional<LaunchRecord>(recorded_launches().front());
+    launches = recorded_launches();
   };
+}
+
+// The kernel a step is about, among those its launcher launched (nullopt: none): the one holding
+// the most registers per thread, the first of them on a tie. A step may launch helpers beside its
+// own kernel (lab 04 packs the operands before the product and adds split-k's partial sums after
+// it); they are light, and the kernel whose registers and occupancy the step is about is not.
+inline std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches) {
+  if (launches.size() <= 1) return launches.empty() ? std::nullopt : std::optional<LaunchRecord>(launches.front());
+  std::optional<LaunchRecord> heaviest;
+  int most_registers = -1;
+  for (const LaunchRecord& launch : launches) {
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.kernel));
+    if (attributes.numRegs > most_registers) {
+      most_registers = attributes.numRegs;
+      heaviest = launch;
+    }
+  }
+  return heaviest;
 }
 
 // The registers, shared memory, local memory and occupancy columns of a row.

@@ -176,12 +176,12 @@ Measurement measure(Launcher candidate, const LaunchShape& shape, TimedBuffers& 
   const CopyProblem for_baseline{b.in.data(), b.reference_out.data(), kTimedFloats, shape.threads_per_block, padding};
   Measurement m;
 
-  std::optional<workbook::LaunchRecord> main_launch;
+  std::vector<workbook::LaunchRecord> launches;
   b.candidate_out.poison(stream);  // whatever is there after timing, the timed calls wrote
   const std::vector<workbook::Timing> timings = workbook::time_interleaved(
       {
           [&](cudaStream_t s) { memory_baseline::copy_one_float_per_thread(for_baseline, s); },
-          workbook::recording_main_launch([&](cudaStream_t s) { candidate(for_candidate, s); }, main_launch),
+          workbook::recording_launches([&](cudaStream_t s) { candidate(for_candidate, s); }, launches),
           [&](cudaStream_t s) {
             CUDA_CHECK(cudaMemcpyAsync(b.reference_out.data(), b.in.data(), b.in.bytes(), cudaMemcpyDeviceToDevice, s));
           },
@@ -192,8 +192,9 @@ Measurement measure(Launcher candidate, const LaunchShape& shape, TimedBuffers& 
   m.candidate_ms = timings[1].median_ms;
   m.memcpy_ms = timings[2].median_ms;
   // Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  m.launched = main_launch.has_value();
-  if (m.launched) m.resources = workbook::resources_of(*main_launch);
+  const std::optional<workbook::LaunchRecord> step_kernel = workbook::main_launch(launches);
+  m.launched = step_kernel.has_value();
+  if (m.launched) m.resources = workbook::resources_of(*step_kernel);
 
   const workbook::Comparison after = workbook::compare(b.candidate_out.download(), b.values, workbook::Tolerance{});
   if (!after.ok()) m.output_failure = "the output was wrong after the timed runs: " + after.describe(workbook::Tolerance{});

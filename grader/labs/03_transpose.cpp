@@ -208,12 +208,12 @@ Measurement measure(Launcher candidate, TimedBuffers& b, cudaStream_t stream) {
   Measurement m;
   m.shape = b.shape;
 
-  std::optional<workbook::LaunchRecord> main_launch;
+  std::vector<workbook::LaunchRecord> launches;
   b.candidate_out.poison(stream);  // whatever is there after timing, the timed calls wrote
   const std::vector<workbook::Timing> timings = workbook::time_interleaved(
       {
           [&](cudaStream_t s) { transpose_baseline::transpose_naive(for_baseline, s); },
-          workbook::recording_main_launch([&](cudaStream_t s) { candidate(for_candidate, s); }, main_launch),
+          workbook::recording_launches([&](cudaStream_t s) { candidate(for_candidate, s); }, launches),
           [&](cudaStream_t s) {
             CUDA_CHECK(cudaMemcpyAsync(b.reference_out.data(), b.in.data(), b.in.bytes(), cudaMemcpyDeviceToDevice, s));
           },
@@ -224,8 +224,9 @@ Measurement measure(Launcher candidate, TimedBuffers& b, cudaStream_t stream) {
   m.candidate_ms = timings[1].median_ms;
   m.memcpy_ms = timings[2].median_ms;
   // Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  m.launched = main_launch.has_value();
-  if (m.launched) m.resources = workbook::resources_of(*main_launch);
+  const std::optional<workbook::LaunchRecord> step_kernel = workbook::main_launch(launches);
+  m.launched = step_kernel.has_value();
+  if (m.launched) m.resources = workbook::resources_of(*step_kernel);
 
   const workbook::Comparison after = workbook::compare(b.candidate_out.download(), b.expected, workbook::Tolerance{});
   if (!after.ok()) m.output_failure = "the output was wrong after the timed runs: " + after.describe(workbook::Tolerance{});

@@ -274,11 +274,11 @@ Measurement measure(Launcher candidate, TimedBuffers& t, cudaStream_t stream, bo
   const GemmProblem for_reference{t.a.data(), t.b.data(), t.reference_c.data(), s.m, s.n, s.k};
   Measurement m;
   m.shape = s;
-  std::optional<workbook::LaunchRecord> main_launch;
+  std::vector<workbook::LaunchRecord> launches;
   t.candidate_c.poison(stream);
   std::vector<workbook::GpuWork> works;
   if (with_baseline) works.push_back([&](cudaStream_t st) { sgemm_baseline::sgemm_naive(for_reference, st); });
-  works.push_back(workbook::recording_main_launch([&](cudaStream_t st) { candidate(for_candidate, st); }, main_launch));
+  works.push_back(workbook::recording_launches([&](cudaStream_t st) { candidate(for_candidate, st); }, launches));
   works.push_back([&](cudaStream_t st) { cublas_sgemm(for_reference, st); });
   const std::vector<workbook::Timing> timings = workbook::time_interleaved(works, stream, gemm_timing());
   CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -286,8 +286,9 @@ Measurement measure(Launcher candidate, TimedBuffers& t, cudaStream_t stream, bo
   m.baseline_ms = with_baseline ? timings[0].median_ms : 0;
   m.candidate_ms = timings[first].median_ms;
   m.cublas_ms = timings[first + 1].median_ms;
-  m.launched = main_launch.has_value();
-  if (m.launched) m.resources = workbook::resources_of(*main_launch);
+  const std::optional<workbook::LaunchRecord> step_kernel = workbook::main_launch(launches);
+  m.launched = step_kernel.has_value();
+  if (m.launched) m.resources = workbook::resources_of(*step_kernel);
 
   // After many timed calls C must still be A B: a kernel that accumulates into C is caught here.
   const std::vector<float> c = t.candidate_c.download();
