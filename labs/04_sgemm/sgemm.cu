@@ -14,6 +14,7 @@
 //   TODO(04.7)  2D register blocking: 128 x 128 tiles, 8 x 8 outputs per thread
 //   TODO(04.8)  double buffering
 //   TODO(04.9)  split-k: fill the GPU when C has fewer tiles than it has room for blocks
+//   TODO(04.10) pack A (transposed, tile by tile) and copy tiles with cp.async, three in flight
 // FP32 FMA on the CUDA cores only: no tensor cores, no TF32, and no library (the grader checks).
 // Grade it with `./workbook grade 04_sgemm`.
 
@@ -75,6 +76,9 @@ bool validate(const GemmProblem& p, const char* step, int rows_per_block) {
 // TODO(04.7), TODO(04.8): the handout describes them, with the layout that avoids bank conflicts.
 // TODO(04.9): 04.8's kernel on a grid with a third dimension, blockIdx.z a slice of k; then a
 // second kernel that adds the slices' partial products. The handout says when to split and how far.
+// TODO(04.10): a kernel that packs A, each 128 x 16 tile transposed into a contiguous chunk (and
+// one that packs B when its rows are not 16-byte aligned), then 04.8's multiply fed by cp.async
+// copies of whole chunks, three tiles in flight; split k as in 04.9. The handout has the details.
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step + " (labs/04_sgemm/sgemm.cu)");
@@ -129,6 +133,11 @@ void sgemm_double_buffered(const GemmProblem& problem, cudaStream_t) {
 void sgemm_split_k(const GemmProblem& problem, cudaStream_t) {
   if (!validate(problem, "sgemm_split_k", 128)) return;
   not_implemented("TODO(04.9)", "sgemm_split_k");
+}
+
+void sgemm_packed_pipeline(const GemmProblem& problem, cudaStream_t) {
+  if (!validate(problem, "sgemm_packed_pipeline", 128)) return;
+  not_implemented("TODO(04.10)", "sgemm_packed_pipeline");
 }
 
 }  // namespace sgemm_lab

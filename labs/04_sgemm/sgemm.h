@@ -32,5 +32,6 @@ void sgemm_rank1_updates(const GemmProblem& problem, cudaStream_t stream);      
 void sgemm_register_blocked(const GemmProblem& problem, cudaStream_t stream);      // TODO(04.7)
 void sgemm_double_buffered(const GemmProblem& problem, cudaStream_t stream);       // TODO(04.8)
 void sgemm_split_k(const GemmProblem& problem, cudaStream_t stream);               // TODO(04.9)
+void sgemm_packed_pipeline(const GemmProblem& problem, cudaStream_t stream);       // TODO(04.10)
 
 }  // namespace sgemm_lab

@@ -17,9 +17,12 @@
 //   04.8  the same, double-buffered: the next tiles are loaded while this one is multiplied
 //   04.9  split-k: when C has too few tiles to fill the GPU, blocks share a tile's k and a second
 //         kernel adds their partial products
+//   04.10 packed operands and a cp.async pipeline: A is rewritten once, transposed, tile by tile,
+//         so that every tile is a contiguous 8 KiB that cp.async copies straight into shared
+//         memory, three tiles in flight, with no register in between for the compiler to move
 // Steps 04.2 to 04.5 are one template, sgemm_tile_kernel<kOutputsPerThread>; 04.7 and 04.8 are one
 // template, sgemm_blocked_kernel<kDoubleBuffered, kVectorLoads>, and 04.9 launches 04.8's kernel
-// on a grid with a third dimension.
+// on a grid with a third dimension. 04.10 is sgemm_pipelined_kernel, and splits k as 04.9 does.
 
 #include <algorithm>
 #include <cstddef>
@@ -246,6 +249,33 @@ __device__ inline float4 load4(const float* matrix, int width, int row, int col,
   }
 }
 
+// Write a thread's 8 x 8 piece of the block's tile of C (first_row, first_col): rows 4ty + r and
+// kTileM / 2 + 4ty + r, columns 4tx ... and kTileN / 2 + 4tx .... kVectorStores: n is a multiple
+// of 4 and out 16-byte aligned, so each quad of a row is in or out whole and goes as one float4.
+template <typename P, bool kVectorStores>
+__device__ inline void store_piece(const float (&sum)[P::kThreadM][P::kThreadN], float* out, int first_row,
+                                   int first_col, int m, int n, int tx, int ty) {
+  constexpr int kHalfM = P::kTileM / 2, kHalfN = P::kTileN / 2;
+#pragma unroll
+  for (int r = 0; r < P::kThreadM; ++r) {
+    const int i = first_row + (r < 4 ? 4 * ty + r : kHalfM + 4 * ty + r - 4);
+    if (i >= m) continue;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int j = first_col + kHalfN * half + 4 * tx;
+      if constexpr (kVectorStores) {
+        if (j < n)
+          *reinterpret_cast<float4*>(out + at(i, j, n)) =
+              make_float4(sum[r][4 * half], sum[r][4 * half + 1], sum[r][4 * half + 2], sum[r][4 * half + 3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          if (j + e < n) out[at(i, j + e, n)] = sum[r][4 * half + e];
+      }
+    }
+  }
+}
+
 template <typename P, bool kDoubleBuffered, bool kVectorLoads>
 __global__ void __launch_bounds__(P::kThreads)
     sgemm_blocked_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
@@ -328,27 +358,8 @@ __global__ void __launch_bounds__(P::kThreads)
     }
   }
 
-  // Write the 8 x 8 piece: rows 4ty + r and 64 + 4ty + r, columns 4tx ... and 64 + 4tx ...
   float* const out = gridDim.z == 1 ? c : partials + std::size_t(blockIdx.z) * m * n;
-  const bool vector_stores = kVectorLoads;  // n is a multiple of 4: a quad is in or out whole
-#pragma unroll
-  for (int r = 0; r < P::kThreadM; ++r) {
-    const int i = first_row + (r < 4 ? 4 * ty + r : kHalfM + 4 * ty + r - 4);
-    if (i >= m) continue;
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int j = first_col + kHalfN * half + 4 * tx;
-      if (vector_stores) {
-        if (j < n)
-          *reinterpret_cast<float4*>(out + at(i, j, n)) =
-              make_float4(sum[r][4 * half], sum[r][4 * half + 1], sum[r][4 * half + 2], sum[r][4 * half + 3]);
-      } else {
-#pragma unroll
-        for (int e = 0; e < 4; ++e)
-          if (j + e < n) out[at(i, j + e, n)] = sum[r][4 * half + e];
-      }
-    }
-  }
+  store_piece<P, kVectorLoads>(sum, out, first_row, first_col, m, n, tx, ty);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,19 +381,32 @@ __global__ void sum_splits_kernel(const float* __restrict__ partials, float* __r
   }
 }
 
-// Device memory for the partial products, kept between calls and grown when too small. (Freed
-// when the process ends: the workbook's processes are short.)
-float* split_workspace(std::size_t floats) {
-  static float* memory = nullptr;
-  static std::size_t capacity = 0;
-  if (floats > capacity) {
-    if (memory != nullptr) CUDA_CHECK(cudaFree(memory));
-    memory = nullptr;
-    capacity = 0;
-    CUDA_CHECK(cudaMalloc(&memory, floats * sizeof(float)));
-    capacity = floats;
+// What the launchers keep in device memory between calls: split-k's partial products (04.9 on)
+// and the packed operands (04.10 on).
+enum class Scratch { kPartialProducts, kPackedA, kPackedB, kCount };
+
+// Device memory for `use`, kept between calls and grown when too small. (Freed when the process
+// ends: the workbook's processes are short.) Calls on one stream at a time: they share it.
+float* scratch(Scratch use, std::size_t floats) {
+  static float* memory[int(Scratch::kCount)] = {};
+  static std::size_t capacity[int(Scratch::kCount)] = {};
+  const int slot = int(use);
+  if (floats > capacity[slot]) {
+    if (memory[slot] != nullptr) CUDA_CHECK(cudaFree(memory[slot]));
+    memory[slot] = nullptr;
+    capacity[slot] = 0;
+    CUDA_CHECK(cudaMalloc(&memory[slot], floats * sizeof(float)));
+    capacity[slot] = floats;
   }
-  return memory;
+  return memory[slot];
+}
+
+// C = the sum of the slices' partial products, when there are several (see 04.9).
+void sum_splits(const GemmProblem& p, const float* partials, int splits, cudaStream_t stream) {
+  constexpr int kSumThreads = 256;
+  const std::size_t c_floats = std::size_t(p.m) * p.n;
+  const int sum_blocks = static_cast<int>(std::min<std::size_t>(workbook::ceil_div(c_floats, std::size_t(kSumThreads)), 4096));
+  workbook::launch(sum_splits_kernel, dim3(sum_blocks), dim3(kSumThreads), 0, stream, partials, p.c, c_floats, splits);
 }
 
 // The blocked kernel, on `splits` slices of k (1: 04.7 and 04.8, no workspace, no second kernel).
@@ -397,34 +421,249 @@ void launch_blocked_kernel(const GemmProblem& p, cudaStream_t stream, int splits
     splits = workbook::ceil_div(p.k, k_per_split);
   }
   const std::size_t c_floats = std::size_t(p.m) * p.n;
-  float* const partials = splits > 1 ? split_workspace(splits * c_floats) : nullptr;
+  float* const partials = splits > 1 ? scratch(Scratch::kPartialProducts, splits * c_floats) : nullptr;
   const dim3 grid(workbook::ceil_div(p.n, P::kTileN), workbook::ceil_div(p.m, P::kTileM), splits);
   const auto kernel = vector_loads ? sgemm_blocked_kernel<P, kDoubleBuffered, true> : sgemm_blocked_kernel<P, kDoubleBuffered, false>;
   workbook::launch(kernel, grid, dim3(P::kThreads), 0, stream, p.a, p.b, p.c, p.m, p.n, p.k, k_per_split, partials);
-  if (splits > 1) {
-    constexpr int kSumThreads = 256;
-    const int sum_blocks = static_cast<int>(std::min<std::size_t>(workbook::ceil_div(c_floats, std::size_t(kSumThreads)), 4096));
-    workbook::launch(sum_splits_kernel, dim3(sum_blocks), dim3(kSumThreads), 0, stream,
-                     static_cast<const float*>(partials), p.c, c_floats, splits);
-  }
+  if (splits > 1) sum_splits(p, partials, splits, stream);
+}
+
+// How many blocks of `kernel` the GPU holds at once: SMs x blocks per SM.
+template <typename... Params>
+int block_slots(void (*kernel)(Params...), int threads, std::size_t dynamic_shared_bytes) {
+  int device = 0, sms = 0, blocks_per_sm = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads, dynamic_shared_bytes));
+  return sms * blocks_per_sm;
 }
 
 // How many slices of k fill the GPU: as many as the block slots left idle by the tiles alone, but
 // each slice at least kMinSplitDepth deep, below which the partial sums cost more than they save.
-template <typename P, bool kDoubleBuffered>
-int splits_to_fill_gpu(const GemmProblem& p) {
+template <typename P>
+int splits_to_fill_gpu(const GemmProblem& p, int slots) {
   constexpr int kMinSplitDepth = 128;
-  static const int block_slots = [] {
-    int device = 0, sms = 0, blocks_per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks_per_sm, sgemm_blocked_kernel<P, kDoubleBuffered, true>, P::kThreads, 0));
-    return sms * blocks_per_sm;
-  }();
   const long tiles = long(workbook::ceil_div(p.m, P::kTileM)) * workbook::ceil_div(p.n, P::kTileN);
-  if (tiles >= block_slots) return 1;
-  return int(std::max(1L, std::min(block_slots / tiles, long(p.k / kMinSplitDepth))));
+  if (tiles >= slots) return 1;
+  return int(std::max(1L, std::min(slots / tiles, long(p.k / kMinSplitDepth))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 04.10: packed operands and a cp.async pipeline. 04.8 meant its loads of the next tile to be in
+// flight during the multiply, but they pass through registers, and ptxas, short of registers, moved
+// them down to just before the stores (NOTES.md shows the SASS): warps wait on global memory every
+// tile. cp.async (sm_80 and later) copies global memory straight into shared memory in the
+// background, no register in between, so nothing can be moved. It copies 4, 8 or 16 bytes as they
+// are, though, and A's tile must land transposed (04.7). So first pack A, the way GotoBLAS packs
+// its panels: a small kernel rewrites A once, tile by tile, each 128 x 16 tile transposed into a
+// contiguous 8 KiB chunk, zeros past the edges. The product kernel then copies each tile of A as
+// 512 16-byte pieces, two per thread, with no guards and no address arithmetic beyond a pointer
+// that moves on by 8 KiB per tile. B's tile rows are already contiguous: it is copied in place when
+// its rows start on 16-byte boundaries (n a multiple of 4, B aligned), and packed like A, without
+// the transposition, when they do not. Packing costs a read and a write of A (and of B when it is
+// packed): about 2% of the time at 4096^3 (NOTES.md), against the 12 points of cuBLAS's speed the
+// step wins there, and more at shapes like 4095 x 4097 x 4093, where 04.8 reads single floats.
+// The pipeline keeps kStages tiles in shared memory: while tile t is multiplied, the copies of
+// tiles t + 1 and t + 2 are in flight. One barrier per tile, as in 04.8.
+struct PipelinedPolicy : BlockedPolicy {  // 04.8's tile, depth and thread layout
+  static constexpr int kStages = 3;       // 2 and 4 measured no faster (NOTES.md)
+  static constexpr int kChunkFloats = kDepth * kTileM;  // one packed tile of A: 8 KiB
+  static constexpr int kStageFloats = kDepth * (kTileM + kTileN);
+  static constexpr int kSharedBytes = kStages * kStageFloats * int(sizeof(float));
+  static constexpr int kCopies = kChunkFloats / 4 / kThreads;  // 16-byte copies per thread per operand
+  static_assert(kTileM == kTileN, "A's and B's tiles have the same size: the same copies for both");
+  static_assert(kCopies * 4 * kThreads == kChunkFloats, "every thread copies the same number of pieces");
+};
+
+// cp.async: copy 16 bytes from global to shared memory in the background. cp.async.commit_group
+// closes this thread's copies issued so far into a group; cp.async.wait_group N waits until at
+// most N of its groups are still in flight. With `valid` false the 16 bytes are zeros and nothing
+// is read (the source must still be a valid address).
+__device__ inline void copy_16_bytes(float* shared_destination, const float* global_source, bool valid = true) {
+  const auto destination = static_cast<unsigned>(__cvta_generic_to_shared(shared_destination));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(destination), "l"(global_source),
+               "r"(valid ? 16 : 0));
+}
+__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int kGroupsStillInFlight>
+__device__ inline void wait_for_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kGroupsStillInFlight) : "memory");
+}
+
+// Packed A: chunk (row block rb, k tile kt), at (rb * k_tiles + kt) * kChunkFloats, holds
+// A(rb * kTileM + row, kt * kDepth + kk) at [kk][row]; zeros past m and k. One block per chunk:
+// it reads the 128 x 16 piece of A (as float4 when rows start 16-byte aligned), transposes it in
+// shared memory and writes the chunk in one contiguous sweep.
+template <typename P, bool kVectorReads>
+__global__ void __launch_bounds__(P::kThreads)
+    pack_a_kernel(const float* __restrict__ a, float* __restrict__ packed, int m, int k, int k_tiles) {
+  __shared__ float tile[P::kDepth][P::kTileM + 1];  // +1: the transposed writes spread over the banks
+  const int rb = blockIdx.x / k_tiles, kt = blockIdx.x % k_tiles, t = threadIdx.x;
+  const int first_row = rb * P::kTileM, first_k = kt * P::kDepth;
+  if constexpr (kVectorReads) {
+    for (int e = t; e < P::kTileM * P::kDepth / 4; e += P::kThreads) {
+      const int row = e / (P::kDepth / 4), q = e % (P::kDepth / 4);
+      const float4 v = load4<true>(a, k, first_row + row, first_k + 4 * q, m, k);
+      tile[4 * q + 0][row] = v.x;
+      tile[4 * q + 1][row] = v.y;
+      tile[4 * q + 2][row] = v.z;
+      tile[4 * q + 3][row] = v.w;
+    }
+  } else {
+    for (int e = t; e < P::kTileM * P::kDepth; e += P::kThreads) {
+      const int row = e / P::kDepth, kk = e % P::kDepth;
+      tile[kk][row] = (first_row + row < m && first_k + kk < k) ? a[at(first_row + row, first_k + kk, k)] : 0.0f;
+    }
+  }
+  __syncthreads();
+  float4* const chunk = reinterpret_cast<float4*>(packed + std::size_t(blockIdx.x) * P::kChunkFloats);
+  for (int e = t; e < P::kChunkFloats / 4; e += P::kThreads) {
+    const int kk = e / (P::kTileM / 4), row = 4 * (e % (P::kTileM / 4));
+    chunk[e] = make_float4(tile[kk][row], tile[kk][row + 1], tile[kk][row + 2], tile[kk][row + 3]);
+  }
+}
+
+// Packed B, for when its rows are not 16-byte aligned: chunk (column block cb, k tile kt), at
+// (cb * k_tiles + kt) * kChunkFloats, holds B(kt * kDepth + kk, cb * kTileN + col) at [kk][col].
+template <typename P>
+__global__ void __launch_bounds__(P::kThreads)
+    pack_b_kernel(const float* __restrict__ b, float* __restrict__ packed, int k, int n, int k_tiles) {
+  const int cb = blockIdx.x / k_tiles, kt = blockIdx.x % k_tiles;
+  float* const chunk = packed + std::size_t(blockIdx.x) * P::kChunkFloats;
+  for (int e = threadIdx.x; e < P::kChunkFloats; e += P::kThreads) {
+    const int kk = e / P::kTileN, col = e % P::kTileN;
+    const int i = kt * P::kDepth + kk, j = cb * P::kTileN + col;
+    chunk[e] = (i < k && j < n) ? b[at(i, j, n)] : 0.0f;
+  }
+}
+
+// The order in which a thread does the 64 FMAs of one k. Each sum gets its k terms in the same
+// order either way, so C is the same to the last bit; only the instruction schedule and the
+// register allocation change, and with them the speed: NOTES.md has the measurements. 04.10 uses
+// the faster; the other stays as a parameter so that experiments/ can measure it again.
+enum class FmaOrder {
+  kRowByRow,      // sum[0][0..7], sum[1][0..7], ...: 04.8's
+  kColumnsZigZag  // down column 0, up column 1, down column 2, ...
+};
+
+// 04.8's 8 x 8 outer product per k, over one tile in shared memory ([kk][row] and [kk][col]).
+template <typename P, FmaOrder kOrder>
+__device__ inline void multiply_tile(const float* a_tile, const float* b_tile, int tx, int ty,
+                                     float (&sum)[P::kThreadM][P::kThreadN]) {
+  constexpr int kHalfM = P::kTileM / 2, kHalfN = P::kTileN / 2;
+#pragma unroll
+  for (int kk = 0; kk < P::kDepth; ++kk) {
+    const float4 a_low = *reinterpret_cast<const float4*>(a_tile + kk * P::kTileM + 4 * ty);
+    const float4 a_high = *reinterpret_cast<const float4*>(a_tile + kk * P::kTileM + kHalfM + 4 * ty);
+    const float4 b_low = *reinterpret_cast<const float4*>(b_tile + kk * P::kTileN + 4 * tx);
+    const float4 b_high = *reinterpret_cast<const float4*>(b_tile + kk * P::kTileN + kHalfN + 4 * tx);
+    const float a_values[P::kThreadM] = {a_low.x, a_low.y, a_low.z, a_low.w, a_high.x, a_high.y, a_high.z, a_high.w};
+    const float b_values[P::kThreadN] = {b_low.x, b_low.y, b_low.z, b_low.w, b_high.x, b_high.y, b_high.z, b_high.w};
+    if constexpr (kOrder == FmaOrder::kRowByRow) {
+#pragma unroll
+      for (int r = 0; r < P::kThreadM; ++r)
+#pragma unroll
+        for (int s = 0; s < P::kThreadN; ++s) sum[r][s] = fmaf(a_values[r], b_values[s], sum[r][s]);
+    } else {
+#pragma unroll
+      for (int s = 0; s < P::kThreadN; ++s)
+#pragma unroll
+        for (int step = 0; step < P::kThreadM; ++step) {
+          const int r = s % 2 == 0 ? step : P::kThreadM - 1 - step;
+          sum[r][s] = fmaf(a_values[r], b_values[s], sum[r][s]);
+        }
+    }
+  }
+}
+
+// kAligned: n is a multiple of 4 and B and C are 16-byte aligned, so B is copied in place and C is
+// written as float4; otherwise `b` is packed B and C is written float by float. blockIdx.z is
+// 04.9's slice of k, tiles_per_split tiles deep.
+template <typename P, FmaOrder kOrder, bool kAligned>
+__global__ void __launch_bounds__(P::kThreads)
+    sgemm_pipelined_kernel(const float* __restrict__ packed_a, const float* __restrict__ b, float* __restrict__ c,
+                           int m, int n, int k, int k_tiles, int tiles_per_split, float* __restrict__ partials) {
+  extern __shared__ __align__(16) float stages[];  // kStages x (A's tile [kk][row], B's tile [kk][col])
+  const int t = threadIdx.x;
+  const int tx = t % (P::kTileN / P::kThreadN), ty = t / (P::kTileN / P::kThreadN);
+  const int rb = blockIdx.y, cb = blockIdx.x;
+  const int first_tile = blockIdx.z * tiles_per_split;
+  const int tiles = max(0, min(k_tiles, first_tile + tiles_per_split) - first_tile);
+
+  const float* const a_chunks = packed_a + (std::size_t(rb) * k_tiles + first_tile) * P::kChunkFloats;
+  // Start copying tile `tile` of this block's slice into its stage; one commit group per tile.
+  const auto start_copies = [&](int tile) {
+    float* const a_stage = stages + (tile % P::kStages) * P::kStageFloats;
+    float* const b_stage = a_stage + P::kChunkFloats;
+#pragma unroll
+    for (int l = 0; l < P::kCopies; ++l) {
+      const int e = 4 * (t + l * P::kThreads);  // this copy's first float in the tile
+      copy_16_bytes(a_stage + e, a_chunks + std::size_t(tile) * P::kChunkFloats + e);
+      if constexpr (kAligned) {
+        const int kk = e / P::kTileN, col = e % P::kTileN;
+        const int i = (first_tile + tile) * P::kDepth + kk, j = cb * P::kTileN + col;
+        const bool inside = i < k && j < n;  // n % 4 == 0: the 4 floats are all in, or all out
+        copy_16_bytes(b_stage + e, inside ? b + at(i, j, n) : b, inside);
+      } else {  // b is packed B
+        copy_16_bytes(b_stage + e, b + (std::size_t(cb) * k_tiles + first_tile + tile) * P::kChunkFloats + e);
+      }
+    }
+    commit_copies();
+  };
+
+  float sum[P::kThreadM][P::kThreadN] = {};
+  // Fill the pipeline: tiles 0 .. kStages - 2 in flight. (A group is committed even when there is
+  // no tile to copy, so that "all but the newest kStages - 2 groups" always means "this tile".)
+#pragma unroll
+  for (int tile = 0; tile < P::kStages - 1; ++tile) {
+    if (tile < tiles) start_copies(tile);
+    else commit_copies();
+  }
+  for (int tile = 0; tile < tiles; ++tile) {
+    wait_for_copies<P::kStages - 2>();  // this thread's copies of `tile` have landed
+    __syncthreads();  // everyone's have; and everyone is done with tile - 1, whose stage is refilled next
+    if (tile + P::kStages - 1 < tiles) start_copies(tile + P::kStages - 1);
+    else commit_copies();
+    const float* const a_stage = stages + (tile % P::kStages) * P::kStageFloats;
+    multiply_tile<P, kOrder>(a_stage, a_stage + P::kChunkFloats, tx, ty, sum);
+  }
+
+  float* const out = gridDim.z == 1 ? c : partials + std::size_t(blockIdx.z) * m * n;
+  store_piece<P, kAligned>(sum, out, rb * P::kTileM, cb * P::kTileN, m, n, tx, ty);
+}
+
+// Pack A (and B when it cannot be copied in place), then the pipelined product, split across k
+// when C's tiles leave block slots idle (04.9), then the sum of the slices.
+template <typename P, FmaOrder kOrder>
+void launch_pipelined_kernel(const GemmProblem& p, cudaStream_t stream) {
+  const auto aligned16 = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; };
+  const bool aligned = p.n % 4 == 0 && aligned16(p.b) && aligned16(p.c);
+  const int k_tiles = workbook::ceil_div(p.k, P::kDepth);
+  const int row_blocks = workbook::ceil_div(p.m, P::kTileM), col_blocks = workbook::ceil_div(p.n, P::kTileN);
+
+  float* const packed_a = scratch(Scratch::kPackedA, std::size_t(row_blocks) * k_tiles * P::kChunkFloats);
+  const float* b = p.b;
+  if (k_tiles > 0) {
+    const bool vector_reads = p.k % 4 == 0 && aligned16(p.a);
+    const auto pack_a = vector_reads ? pack_a_kernel<P, true> : pack_a_kernel<P, false>;
+    workbook::launch(pack_a, dim3(row_blocks * k_tiles), dim3(P::kThreads), 0, stream, p.a, packed_a, p.m, p.k, k_tiles);
+    if (!aligned) {
+      float* const packed_b = scratch(Scratch::kPackedB, std::size_t(col_blocks) * k_tiles * P::kChunkFloats);
+      workbook::launch(pack_b_kernel<P>, dim3(col_blocks * k_tiles), dim3(P::kThreads), 0, stream, p.b, packed_b, p.k,
+                       p.n, k_tiles);
+      b = packed_b;
+    }
+  }
+
+  const auto kernel = aligned ? sgemm_pipelined_kernel<P, kOrder, true> : sgemm_pipelined_kernel<P, kOrder, false>;
+  static const int slots = block_slots(sgemm_pipelined_kernel<P, kOrder, true>, P::kThreads, P::kSharedBytes);
+  int splits = splits_to_fill_gpu<P>(p, slots);
+  const int tiles_per_split = workbook::ceil_div(std::max(k_tiles, 1), splits);  // whole tiles per slice
+  splits = std::max(1, workbook::ceil_div(k_tiles, tiles_per_split));
+  float* const partials = splits > 1 ? scratch(Scratch::kPartialProducts, splits * std::size_t(p.m) * p.n) : nullptr;
+  workbook::launch(kernel, dim3(col_blocks, row_blocks, splits), dim3(P::kThreads), P::kSharedBytes, stream, packed_a,
+                   b, p.c, p.m, p.n, p.k, k_tiles, tiles_per_split, partials);
+  if (splits > 1) sum_splits(p, partials, splits, stream);
 }
 
 }  // namespace
@@ -475,7 +714,14 @@ void sgemm_double_buffered(const GemmProblem& p, cudaStream_t stream) {
 
 void sgemm_split_k(const GemmProblem& p, cudaStream_t stream) {
   if (!validate(p, "sgemm_split_k", BlockedPolicy::kTileM)) return;
-  launch_blocked_kernel<BlockedPolicy, true>(p, stream, splits_to_fill_gpu<BlockedPolicy, true>(p));
+  static const int slots =
+      block_slots(sgemm_blocked_kernel<BlockedPolicy, true, true>, BlockedPolicy::kThreads, 0);
+  launch_blocked_kernel<BlockedPolicy, true>(p, stream, splits_to_fill_gpu<BlockedPolicy>(p, slots));
+}
+
+void sgemm_packed_pipeline(const GemmProblem& p, cudaStream_t stream) {
+  if (!validate(p, "sgemm_packed_pipeline", PipelinedPolicy::kTileM)) return;
+  launch_pipelined_kernel<PipelinedPolicy, FmaOrder::kColumnsZigZag>(p, stream);
 }
 
 }  // namespace sgemm_lab

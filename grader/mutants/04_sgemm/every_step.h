@@ -19,4 +19,5 @@ void sgemm_rank1_updates(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::w
 void sgemm_register_blocked(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 void sgemm_double_buffered(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 void sgemm_split_k(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
+void sgemm_packed_pipeline(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 }  // namespace sgemm_lab
