@@ -428,9 +428,11 @@ void launch_blocked_kernel(const GemmProblem& p, cudaStream_t stream, int splits
   if (splits > 1) sum_splits(p, partials, splits, stream);
 }
 
-// How many blocks of `kernel` the GPU holds at once: SMs x blocks per SM.
+// How many blocks of `kernel` the GPU holds at once: SMs x blocks per SM. (Above 48 KiB of dynamic
+// shared memory the kernel must opt in first, or the answer is 0.)
 template <typename... Params>
 int block_slots(void (*kernel)(Params...), int threads, std::size_t dynamic_shared_bytes) {
+  workbook::allow_dynamic_shared_memory(kernel, dynamic_shared_bytes);
   int device = 0, sms = 0, blocks_per_sm = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
