@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cp_async.cuh"  // given: cp.async for TODO(04.10)
 #include "sgemm.h"
 #include "workbook/launch.cuh"
 
@@ -78,7 +79,8 @@ bool validate(const GemmProblem& p, const char* step, int rows_per_block) {
 // second kernel that adds the slices' partial products. The handout says when to split and how far.
 // TODO(04.10): a kernel that packs A, each 128 x 16 tile transposed into a contiguous chunk (and
 // one that packs B when its rows are not 16-byte aligned), then 04.8's multiply fed by cp.async
-// copies of whole chunks, three tiles in flight; split k as in 04.9. The handout has the details.
+// copies of whole chunks, three tiles in flight (cp_async.cuh gives the copies); split k as in
+// 04.9. The handout has the details.
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step + " (labs/04_sgemm/sgemm.cu)");

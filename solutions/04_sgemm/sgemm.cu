@@ -30,6 +30,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cp_async.cuh"
 #include "sgemm.h"
 #include "workbook/launch.cuh"
 
@@ -476,21 +477,6 @@ struct PipelinedPolicy : BlockedPolicy {  // 04.8's tile, depth and thread layou
   static_assert(kTileM == kTileN, "A's and B's tiles have the same size: the same copies for both");
   static_assert(kCopies * 4 * kThreads == kChunkFloats, "every thread copies the same number of pieces");
 };
-
-// cp.async: copy 16 bytes from global to shared memory in the background. cp.async.commit_group
-// closes this thread's copies issued so far into a group; cp.async.wait_group N waits until at
-// most N of its groups are still in flight. With `valid` false the 16 bytes are zeros and nothing
-// is read (the source must still be a valid address).
-__device__ inline void copy_16_bytes(float* shared_destination, const float* global_source, bool valid = true) {
-  const auto destination = static_cast<unsigned>(__cvta_generic_to_shared(shared_destination));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(destination), "l"(global_source),
-               "r"(valid ? 16 : 0));
-}
-__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int kGroupsStillInFlight>
-__device__ inline void wait_for_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kGroupsStillInFlight) : "memory");
-}
 
 // Packed A: chunk (row block rb, k tile kt), at (rb * k_tiles + kt) * kChunkFloats, holds
 // A(rb * kTileM + row, kt * kDepth + kk) at [kk][row]; zeros past m and k. One block per chunk:
