@@ -97,6 +97,9 @@ bool validate(const GemmProblem& p, const char* step, int rows_per_block) {
   return true;
 }
 
+// Whether `pointer` may be read or written as float4 (16-byte aligned).
+bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
+
 // Element (i, j) of a row-major matrix `width` floats wide.
 __host__ __device__ inline std::size_t at(int i, int j, int width) { return std::size_t(i) * width + j; }
 
@@ -413,7 +416,6 @@ void sum_splits(const GemmProblem& p, const float* partials, int splits, cudaStr
 // The blocked kernel, on `splits` slices of k (1: 04.7 and 04.8, no workspace, no second kernel).
 template <typename P, bool kDoubleBuffered>
 void launch_blocked_kernel(const GemmProblem& p, cudaStream_t stream, int splits = 1) {
-  const auto aligned16 = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; };
   const bool vector_loads = p.k % 4 == 0 && p.n % 4 == 0 && aligned16(p.a) && aligned16(p.b) && aligned16(p.c);
   // Slices a whole number of tiles deep; rounding up may leave fewer slices than asked for.
   int k_per_split = p.k;
@@ -624,7 +626,6 @@ __global__ void __launch_bounds__(P::kThreads)
 // when C's tiles leave block slots idle (04.9), then the sum of the slices.
 template <typename P, FmaOrder kOrder>
 void launch_pipelined_kernel(const GemmProblem& p, cudaStream_t stream) {
-  const auto aligned16 = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; };
   const bool aligned = p.n % 4 == 0 && aligned16(p.b) && aligned16(p.c);
   const int k_tiles = workbook::ceil_div(p.k, P::kDepth);
   const int row_blocks = workbook::ceil_div(p.m, P::kTileM), col_blocks = workbook::ceil_div(p.n, P::kTileN);

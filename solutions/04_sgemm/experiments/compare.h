@@ -13,6 +13,30 @@
 #include <initializer_list>
 #include <vector>
 
+// Median time of `work` in ms over `runs` runs, after two warm-up runs; when `flush` is given, its
+// `flush_bytes` are overwritten before each run, so that L2 starts cold.
+inline float median_ms(const std::function<void()>& work, int runs, char* flush = nullptr, std::size_t flush_bytes = 0) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (int i = 0; i < 2; ++i) work();
+  std::vector<float> times;
+  for (int i = 0; i < runs; ++i) {
+    if (flush != nullptr) cudaMemsetAsync(flush, i, flush_bytes);
+    cudaEventRecord(start);
+    work();
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    times.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[runs / 2];
+}
+
 class Comparison {
  public:
   Comparison(cublasHandle_t handle, int m, int n, int k) : handle_(handle), m_(m), n_(n), k_(k) {
@@ -67,28 +91,7 @@ class Comparison {
     const float one = 1, zero = 0;
     cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_, n_, a_, k_, &zero, reference_, n_);
   }
-  float time(const std::function<void()>& f) {
-    const int runs = m_ >= 8192 ? 6 : 12;
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
-    for (int i = 0; i < 2; ++i) f();
-    std::vector<float> times;
-    for (int i = 0; i < runs; ++i) {
-      cudaMemsetAsync(flush_, i, kFlushBytes);
-      cudaEventRecord(start);
-      f();
-      cudaEventRecord(stop);
-      cudaEventSynchronize(stop);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start, stop);
-      times.push_back(ms);
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::sort(times.begin(), times.end());
-    return times[runs / 2];
-  }
+  float time(const std::function<void()>& f) { return median_ms(f, m_ >= 8192 ? 6 : 12, flush_, kFlushBytes); }
 
   cublasHandle_t handle_;
   int m_, n_, k_;

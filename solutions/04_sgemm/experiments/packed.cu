@@ -24,27 +24,6 @@ void pack_a(const GemmProblem& p) {
   workbook::launch(kernel, dim3(row_blocks * k_tiles), dim3(P::kThreads), 0, nullptr, p.a, packed, p.m, p.k, k_tiles);
 }
 
-// Median of 20 timed runs, in ms (after 3 warm-up runs; no L2 flush: A is larger than L2 here).
-float median_ms(const std::function<void()>& work) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  for (int i = 0; i < 3; ++i) work();
-  std::vector<float> times;
-  for (int i = 0; i < 20; ++i) {
-    cudaEventRecord(start);
-    work();
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 }  // namespace
 }  // namespace sgemm_lab
 
@@ -73,8 +52,8 @@ int main(int argc, char** argv) {
     compare.run("packed", "04.10 with 4 stages", [&] {
       launch_pipelined_kernel<Stages<4>, FmaOrder::kColumnsZigZag>(p, nullptr);
     });
-    const float pack_ms = median_ms([&] { pack_a(p); });
-    const float step_ms = median_ms([&] { sgemm_packed_pipeline(p, nullptr); });
+    const float pack_ms = median_ms([&] { pack_a(p); }, 20);  // no L2 flush: A is larger than L2 here
+    const float step_ms = median_ms([&] { sgemm_packed_pipeline(p, nullptr); }, 20);
     std::printf("packed %5dx%5dx%5d packing A alone: %.3f ms of 04.10's %.3f ms (%.1f%%)\n", p.m, p.n, p.k, pack_ms,
                 step_ms, 100.0 * pack_ms / step_ms);
     std::fflush(stdout);
