@@ -1,35 +1,49 @@
-# add_lab(<NN_topic> TOPIC <topic> [MUTANTS <name>...] [WIDE_LOADS <kernel-name-part>...]
-#         [GIVEN <file>...] [RACE_MUTANT <name>] [GRADER_LIBRARIES <target>...]
-#         [VENDOR_MUTANT <name>] [RACE_TEST_CASES <doctest filter>])
+# add_lab(<NN_topic> TOPIC <topic>
+#         [MUTANTS <name>...]                     wrong kernels: every step must be rejected
+#         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
+#         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
+#         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
+#         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>])
 #
-# One call per lab builds, from the files the layout in DESIGN.md puts in fixed places:
+# One call per lab builds, from the files the layout puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
-#   lab<NN_topic>_baseline    grader/baselines/<topic>_baseline.cu
+#   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
+#   lab<NN_topic>_baseline    grader/labs/NN_topic/baseline.cu
+#   lab<NN_topic>_grader      grader/labs/NN_topic/grader.cpp and the folder's other .cpp/.cu files
+#                             (device-side checks), compiled once
 #   lab<NN_topic>_<impl>      one static library per implementation of the interface: starter
 #                             (labs/NN_topic/<topic>.cu), solution (solutions/NN_topic/<topic>.cu,
-#                             when solutions/ exists) and mutant_<name> (grader/mutants/NN_topic/<name>.cu)
-#   grade_<NN_topic>_<impl>   the lab's grader (grader/labs/NN_topic.cpp) linked with that library
-#   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
-#                             (diagnostic kernels), linked into every implementation
-# and registers every test case of every grader as its own CTest test, labelled gpu, the lab's
-# name and the implementation's kind. The solution must pass; the starter and the mutants must be
-# rejected (--expect-reject: every test case fails, cleanly). With solutions/ present it also adds
-# the static checks of the compiled solution (CPU only): no spills, 16-byte loads and stores in the
-# kernels whose demangled names contain a WIDE_LOADS part, and the starter's exported symbols equal
-# to the solution's. RACE_MUTANT names the mutant whose defect is a shared-memory race: two tests
-# labelled `sanitize` run compute-sanitizer's racecheck on it (it must report a hazard) and on the
-# solution (it must report none), on the steps RACE_TEST_CASES selects (default: all).
-# GRADER_LIBRARIES are linked into the grader alone (lab 04's cuBLAS, the line to beat). Student code must use no vendor library, which the static test checks
-# on the starter and the solution; VENDOR_MUTANT names a mutant that does (it alone links cuBLAS),
-# and a second static test proves the check catches it.
+#                             when solutions/ exists), mutant_<name> (grader/labs/NN_topic/mutants/<name>.cu)
+#   grade_<NN_topic>_<impl>   the grader linked with that library
+# and registers every test case of every grader as its own CTest test, labelled gpu, the lab's name
+# and the implementation's kind. The solution must pass; the starter and the MUTANTS must be
+# rejected (--expect-reject: every test case fails, cleanly).
+#
+# A DEFENCE_MUTANT cheats in one way that one defence (grader/harness/defences.h) exists to catch,
+# on the steps it is fast enough to clear. Two tests prove the defence: with every defence on, each
+# of those steps must fail naming it ("[defence]"); with that defence off (--without), the mutant must
+# clear them, or it proves nothing. also-without: defences off in both tests (a defence that backs
+# up another one is proved with the first one off).
+#
+# Each *CHECK_MUTANT names a mutant whose defect compute-sanitizer's tool finds: a `sanitize` test
+# runs the tool on it (it must report an error) and on the solution (it must report none), over the
+# correctness half of the steps SANITIZE_TEST_CASES selects (default: all), with exact-size
+# allocations. With solutions/ present the lab also gets the static checks of the compiled
+# solution (CPU only): no spills, 16-byte loads and stores in the kernels whose demangled names
+# contain a WIDE_LOADS part, the starter's exported symbols equal to the solution's, no vendor
+# library in student code; VENDOR_MUTANT names a mutant that uses one (it alone links cuBLAS), and
+# a second static test proves the check catches it. GRADER_LIBRARIES are linked into the grader
+# alone (lab 04's cuBLAS, the line to beat).
 function(add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 LAB "" "TOPIC;RACE_MUTANT;VENDOR_MUTANT;RACE_TEST_CASES"
-                        "MUTANTS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 LAB ""
+    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;VENDOR_MUTANT;SANITIZE_TEST_CASES"
+    "MUTANTS;DEFENCE_MUTANTS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
   set(id "lab${lab}")
   set(root "${PROJECT_SOURCE_DIR}")
+  set(grading "${root}/grader/labs/${lab}")
 
   add_library(${id}_interface INTERFACE)
   target_include_directories(${id}_interface INTERFACE "${root}/labs/${lab}")
@@ -42,12 +56,13 @@ function(add_lab lab)
     target_link_libraries(${id}_interface INTERFACE ${id}_given)
   endif()
 
-  add_library(${id}_baseline STATIC "${root}/grader/baselines/${LAB_TOPIC}_baseline.cu")
-  target_include_directories(${id}_baseline PUBLIC "${root}/grader/baselines")
+  add_library(${id}_baseline STATIC "${grading}/baseline.cu")
+  target_include_directories(${id}_baseline PUBLIC "${grading}")
   target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
 
-  add_library(${id}_grader OBJECT "${root}/grader/labs/${lab}.cpp")
-  target_include_directories(${id}_grader PRIVATE "${root}/grader/oracles")
+  file(GLOB grader_sources CONFIGURE_DEPENDS "${grading}/*.cpp" "${grading}/*.cu")
+  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu")
+  add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
   _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
@@ -70,7 +85,10 @@ function(add_lab lab)
     set_tests_properties("${lab}.static: compiled solution" PROPERTIES LABELS "cpu;${lab};static")
   endif()
   foreach(mutant IN LISTS LAB_MUTANTS)
-    _add_lab_implementation(${lab} mutant_${mutant} "${root}/grader/mutants/${lab}/${mutant}.cu" reject)
+    _add_lab_implementation(${lab} mutant_${mutant} "${grading}/mutants/${mutant}.cu" reject)
+  endforeach()
+  foreach(spec IN LISTS LAB_DEFENCE_MUTANTS)
+    _add_defence_mutant(${lab} "${spec}")
   endforeach()
   if(LAB_VENDOR_MUTANT)
     set(vendor_id "${id}_mutant_${LAB_VENDOR_MUTANT}")
@@ -78,48 +96,93 @@ function(add_lab lab)
     set(name "${lab}.static: the vendor check catches mutant_${LAB_VENDOR_MUTANT}")
     add_test(NAME "${name}"
       COMMAND static_checks "--test-case=*vendor*" --expect-vendor "--student-library=$<TARGET_FILE:${vendor_id}>"
-              "--student-source=${root}/grader/mutants/${lab}/${LAB_VENDOR_MUTANT}.cu")
+              "--student-source=${grading}/mutants/${LAB_VENDOR_MUTANT}.cu")
     set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};static")
   endif()
-  if(LAB_RACE_MUTANT)
-    string(SUBSTRING "${lab}" 0 2 number)
-    if(NOT LAB_RACE_TEST_CASES)
-      set(LAB_RACE_TEST_CASES "${number}.*")
-    endif()
-    _add_racecheck_test(${lab} mutant_${LAB_RACE_MUTANT} race "${LAB_RACE_TEST_CASES}")
-    if(WORKBOOK_HAVE_SOLUTIONS)
-      _add_racecheck_test(${lab} solution clean "${LAB_RACE_TEST_CASES}")
-    endif()
+
+  string(SUBSTRING "${lab}" 0 2 number)
+  if(NOT LAB_SANITIZE_TEST_CASES)
+    set(LAB_SANITIZE_TEST_CASES "${number}.*")
   endif()
+  foreach(tool IN ITEMS memcheck racecheck synccheck)
+    string(TOUPPER "${tool}" upper)
+    if(LAB_${upper}_MUTANT)
+      if(NOT TARGET grade_${lab}_mutant_${LAB_${upper}_MUTANT})  # right answers: only the tool sees it
+        _build_lab_implementation(${lab} mutant_${LAB_${upper}_MUTANT} "${grading}/mutants/${LAB_${upper}_MUTANT}.cu")
+      endif()
+      _add_sanitize_test(${lab} mutant_${LAB_${upper}_MUTANT} ${tool} error "${LAB_SANITIZE_TEST_CASES}")
+    endif()
+    if(WORKBOOK_HAVE_SOLUTIONS)
+      _add_sanitize_test(${lab} solution ${tool} clean "${LAB_SANITIZE_TEST_CASES}")
+    endif()
+  endforeach()
 endfunction()
 
-# compute-sanitizer's racecheck on one grader, correctness checks only (small shapes: racecheck
-# runs kernels a hundred times slower). grader/tests/racecheck.sh runs it and reads its summary.
-function(_add_racecheck_test lab kind expect test_cases)
+# One compute-sanitizer tool over one grader's correctness half (small shapes, exact-size
+# allocations: the tools run kernels a hundred times slower, and see past an array's end only
+# when nothing is allocated there). grader/tests/sanitize.sh runs it and reads its summary.
+function(_add_sanitize_test lab kind tool expect test_cases)
   find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}")
   if(NOT WORKBOOK_COMPUTE_SANITIZER)
-    message(STATUS "compute-sanitizer not found: no racecheck tests for ${lab}")
+    message(STATUS "compute-sanitizer not found: no ${tool} tests for ${lab}")
     return()
   endif()
-  if(expect STREQUAL "race")
-    set(name "${lab}.sanitize: racecheck finds the race in ${kind}")
+  if(expect STREQUAL "error")
+    set(name "${lab}.sanitize: ${tool} finds the defect in ${kind}")
   else()
-    set(name "${lab}.sanitize: racecheck finds no race in the ${kind}")
+    set(name "${lab}.sanitize: ${tool} finds nothing in the ${kind}")
   endif()
   add_test(NAME "${name}"
-    COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/racecheck.sh" ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
-            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only "--test-case=${test_cases}")
-  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 120)
+    COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/sanitize.sh" ${tool} ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
+            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations "--test-case=${test_cases}")
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
-function(_add_lab_implementation lab kind source expect)
+# "name|defence|02.1,02.2[|also-without]": see add_lab().
+function(_add_defence_mutant lab spec)
+  string(REPLACE "|" ";" fields "${spec}")
+  list(LENGTH fields count)
+  if(count LESS 3)
+    message(FATAL_ERROR "add_lab(${lab}): DEFENCE_MUTANTS takes name|defence|steps[|also-without], not '${spec}'")
+  endif()
+  list(GET fields 0 mutant)
+  list(GET fields 1 defence)
+  list(GET fields 2 steps)
+  set(also "")
+  if(count GREATER 3)
+    list(GET fields 3 also_without)
+    string(REPLACE "," ";" also_list "${also_without}")
+    foreach(other IN LISTS also_list)
+      list(APPEND also "--without=${other}")
+    endforeach()
+  endif()
+  # "02.1,02.3" -> "02.1 *,02.3 *": the space keeps 04.1 from matching 04.10.
+  string(REPLACE "," " *," filter "${steps}")
+  set(filter "${filter} *")
+
+  set(kind mutant_${mutant})
+  set(grader grade_${lab}_${kind})
+  _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
+
+  set(caught "${lab}.${kind}: [${defence}] rejects it on ${steps}")
+  add_test(NAME "${caught}" COMMAND ${grader} "--test-case=${filter}" "--expect-reason=[${defence}]" ${also})
+  set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
+  add_test(NAME "${proof}" COMMAND ${grader} "--test-case=${filter}" "--without=${defence}" ${also})
+  set_tests_properties("${caught}" "${proof}" PROPERTIES LABELS "gpu;${lab};mutant;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endfunction()
+
+# lab<NN_topic>_<kind> from `source`, and grade_<NN_topic>_<kind>: the lab's grader linked with it.
+function(_build_lab_implementation lab kind source)
   set(id "lab${lab}")
   add_library(${id}_${kind} STATIC "${source}")
   target_link_libraries(${id}_${kind} PUBLIC ${id}_interface)
+  add_executable(grade_${lab}_${kind})
+  target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_${kind})
+endfunction()
 
+function(_add_lab_implementation lab kind source expect)
+  _build_lab_implementation(${lab} ${kind} "${source}")
   set(grader grade_${lab}_${kind})
-  add_executable(${grader})
-  target_link_libraries(${grader} PRIVATE workbook_grader_main ${id}_grader ${id}_${kind})
 
   # Step test cases are named "NN.k ...". The solution also runs "NN_topic bars ...", which checks
   # that each bar rejects the previous step's solution: elsewhere that means nothing.

@@ -1,12 +1,17 @@
-// Device arrays for the grader: every output is poisoned with NaN before a run and followed by a
-// guard region that must come back untouched. Plain C++ over the CUDA runtime API.
+// Device arrays for the grader. Every array sits between two guard regions that must come back
+// untouched (a write just before or just after it is caught), may start a few elements past an
+// aligned address (so that a kernel cannot assume alignment it was not promised), and is drawn
+// from a counter-based generator that the CPU and the GPU compute alike: the grader can refill
+// an input on the device before every timed run and still know every value it holds.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "check.h"
@@ -17,14 +22,28 @@ namespace workbook {
 // Far enough to catch an off-by-one block (a whole extra tile), small enough to cost nothing.
 inline constexpr std::size_t kGuardBytes = 64 * 1024;
 
+// Uniform in [-1, 1), element i of the stream `seed`: multiples of 2^-24, exact as floats. The same
+// values on any machine, from random_floats() on the CPU and fill_random() on the GPU.
+std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
+void fill_random(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream);
+
+// What a device-side check found: how many elements failed it, and the first of them.
+struct DeviceMismatches {
+  unsigned long long count = 0;
+  unsigned long long first = ~0ull;  // index of the first failing element; ~0 when none
+};
+
+// On the device, into *result (which must start zeroed, first = ~0): the elements of `data` whose
+// bits are not what fill_random(data, count, seed) writes.
+void count_changed_from_random(const float* data, std::size_t count, std::uint64_t seed, DeviceMismatches* result,
+                               cudaStream_t stream);
+
 template <typename T>
 class DeviceArray {
  public:
-  explicit DeviceArray(std::size_t count) : count_(count) {
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes() + kGuardBytes));
-    CUDA_CHECK(cudaMemset(guard(), kGuardByte, kGuardBytes));
-  }
-  ~DeviceArray() { cudaFree(data_); }
+  // `count` elements whose first is `offset` elements past a 256-byte-aligned address.
+  explicit DeviceArray(std::size_t count, std::size_t offset = 0);
+  ~DeviceArray() { cudaFree(base_); }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
 
@@ -36,31 +55,78 @@ class DeviceArray {
   void upload(std::span<const T> values) {
     if (values.size() != count_) throw std::invalid_argument("upload: size mismatch");
     CUDA_CHECK(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());  // a pageable copy may still be in flight when cudaMemcpy returns
   }
+  // Waits for the whole device first: the kernels that wrote it ran on the grader's stream, which
+  // a plain cudaMemcpy (legacy default stream) does not wait for.
   std::vector<T> download() const {
     std::vector<T> values(count_);
+    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(values.data(), data_, bytes(), cudaMemcpyDeviceToHost));
     return values;
   }
-  // NaN for floats: an element the kernel forgot to write can never match the oracle.
-  void poison(cudaStream_t stream = nullptr) {
-    CUDA_CHECK(cudaMemsetAsync(data_, kPoisonByte, bytes(), stream));
-  }
-  // Offset in bytes past the end of the array of the first changed guard byte, or -1.
-  long guard_violation() const {
-    std::vector<std::uint8_t> copy(kGuardBytes);
-    CUDA_CHECK(cudaMemcpy(copy.data(), guard(), kGuardBytes, cudaMemcpyDeviceToHost));
-    return first_guard_violation(copy);
-  }
+  // Every byte kPoisonByte (NaN for floats): an element the kernel forgot to write can never match.
+  void poison(cudaStream_t stream) { CUDA_CHECK(cudaMemsetAsync(data_, kPoisonByte, bytes(), stream)); }
+  // "" when both guards are intact, else which one changed, for an array called `name`.
+  std::string guard_violation(const std::string& name) const;
 
  private:
-  std::uint8_t* guard() const { return reinterpret_cast<std::uint8_t*>(data_) + bytes(); }
+  std::size_t front_bytes() const;
+  T* base_ = nullptr;
   T* data_ = nullptr;
   std::size_t count_;
+  std::size_t offset_;
 };
 
-// Uniform in [-1, 1), from a counter-based generator (splitmix64): the same seed gives the same
-// values on any machine, and tens of millions of them take well under a second.
-std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
+// One DeviceMismatches per timed run, on the device, so that every run's output can be checked
+// without a round trip to the host between runs.
+class RunChecks {
+ public:
+  explicit RunChecks(int capacity);
+  ~RunChecks() { cudaFree(slots_); }
+  RunChecks(const RunChecks&) = delete;
+  RunChecks& operator=(const RunChecks&) = delete;
+  int capacity() const { return capacity_; }
+  DeviceMismatches* slot(int run) { return slots_ + run; }
+  std::vector<DeviceMismatches> download() const;
+
+ private:
+  DeviceMismatches* slots_ = nullptr;
+  int capacity_;
+};
+
+// The arrays of one call of a launcher, named for the messages: inputs drawn from the generator
+// (and drawn afresh on request), outputs poisoned, and scratch arrays that only the grader's own
+// works (baseline, reference) write. The grader checks the guards of all of them and that the
+// inputs still hold what was drawn.
+class Arrays {
+ public:
+  float* input(const std::string& name, std::size_t count, std::size_t offset = 0);
+  float* output(const std::string& name, std::size_t count, std::size_t offset = 0);
+  float* scratch(std::size_t count);
+
+  // What the CPU knows of them: an input's drawn values, an output's contents.
+  std::vector<float> values_of(const float* input) const;
+  std::vector<float> download(const float* output) const;
+  // The generator stream an input holds now (it changes with every redraw): device-side checks
+  // compute the truth from it rather than read an input the kernel may have changed.
+  std::uint64_t seed_of(const float* input) const;
+
+  void redraw_inputs(cudaStream_t stream);  // fresh seeds, filled on the device
+  void poison_outputs(cudaStream_t stream);
+  // Adds to *result every input element that no longer holds its drawn value (on the device).
+  void count_changed_inputs(DeviceMismatches* result, cudaStream_t stream) const;
+  std::string changed_inputs(cudaStream_t stream) const;  // the same, on the host: "" or which input changed
+  std::string guard_violations() const;                   // "" or the first guard that changed
+
+ private:
+  struct Named {
+    std::string name;
+    std::unique_ptr<DeviceArray<float>> array;
+    std::uint64_t seed = 0;  // inputs: the stream of the generator it holds
+  };
+  const Named& find(const float* pointer) const;
+  std::vector<Named> inputs_, outputs_, scratch_;
+};
 
 }  // namespace workbook

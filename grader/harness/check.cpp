@@ -59,4 +59,10 @@ long first_guard_violation(std::span<const std::uint8_t> guard) {
   return -1;
 }
 
+long last_guard_violation(std::span<const std::uint8_t> guard) {
+  for (std::size_t i = guard.size(); i-- > 0;)
+    if (guard[i] != kGuardByte) return static_cast<long>(i);
+  return -1;
+}
+
 }  // namespace workbook

@@ -44,7 +44,11 @@ inline constexpr std::uint8_t kGuardByte = 0xA5;
 // Outputs are filled with this byte before every run: 0xFFFFFFFF is a NaN as a float.
 inline constexpr std::uint8_t kPoisonByte = 0xFF;
 
-// Index of the first byte that is not kGuardByte, or -1 when the guard is intact.
+// Index of the first byte that is not kGuardByte, or -1 when the guard is intact: for the guard
+// after an array, whose first byte is the one just past its end.
 long first_guard_violation(std::span<const std::uint8_t> guard);
+// Index of the last byte that is not kGuardByte, or -1: for the guard before an array, whose last
+// byte is the one just before its start.
+long last_guard_violation(std::span<const std::uint8_t> guard);
 
 }  // namespace workbook

@@ -1,7 +1,7 @@
 // The grader's main(). doctest runs the test cases; around it this adds what the grader contract
 // asks for: listing never touches CUDA, no visible GPU exits with 77 (CTest: skipped), the seed
 // is printed and replayable, results are kept as rows, and mutants are graded by expecting every
-// test case to fail (--expect-reject).
+// test case to fail (--expect-reject), or to fail naming one defence (--expect-reason=TEXT).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -12,6 +12,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "report.h"
 #include "resources.h"
 #include "session.h"
+#include "workbook/cuda.h"
 
 namespace workbook {
 
@@ -60,8 +63,10 @@ struct OutcomeCounter : doctest::IReporter {
 REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
 
 struct Options {
-  std::string rows_path, summarize_path, json_path, junit_path, bench_path;
+  std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
+  bool exact_allocations = false;
+  std::set<Defence> disabled;
   std::uint64_t seed = 0;
   std::vector<const char*> doctest_args;
 };
@@ -82,6 +87,20 @@ Options parse(int argc, char** argv) {
     else if (std::strcmp(a, "--expect-reject") == 0) o.expect_reject = true;
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
+    else if (std::strcmp(a, "--exact-allocations") == 0) o.exact_allocations = true;
+    else if (starts_with(a, "--expect-reason=")) {
+      o.expect_reason = value("--expect-reason=");
+      o.expect_reject = true;
+    } else if (starts_with(a, "--without=")) {
+      const std::string name = value("--without=");
+      const std::optional<Defence> defence = defence_named(name);
+      if (!defence) {
+        std::string known;
+        for (Defence d : kAllDefences) known += " " + std::string(name_of(d));
+        throw std::invalid_argument("--without takes a defence, one of" + known + "; not '" + name + "'");
+      }
+      o.disabled.insert(*defence);
+    }
     else if (starts_with(a, "--seed=")) {
       const std::string text = value("--seed=");
       std::size_t used = 0;
@@ -180,6 +199,11 @@ int main(int argc, char** argv) {
   if (options.gpu_check) return 0;
 
   session().correctness_only = options.correctness_only;
+  session().exact_allocations = options.exact_allocations;
+  session().disabled = options.disabled;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&session().stream, cudaStreamNonBlocking));
+  for (Defence defence : options.disabled)
+    std::cout << "[workbook] --without=" << name_of(defence) << ": this defence is OFF (for the mutant tests' proofs only)\n";
   session().seed = options.seed_given
                        ? options.seed
                        : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
@@ -206,7 +230,23 @@ int main(int argc, char** argv) {
     const bool all_rejected = OutcomeCounter::cases > 0 && OutcomeCounter::failed == OutcomeCounter::cases;
     std::cout << "[workbook] --expect-reject: " << OutcomeCounter::failed << " of " << OutcomeCounter::cases
               << " test cases failed" << (all_rejected ? " as expected\n" : ": the grader let a wrong implementation through\n");
-    return all_rejected ? 0 : 1;
+    if (!all_rejected) return 1;
+    if (options.expect_reason.empty()) return 0;
+    // A mutant of one defence: each step's verdict must name that defence, or it was caught by
+    // something else (and proves nothing about the defence).
+    const std::vector<StepVerdict> all = verdicts(session().rows);
+    if (all.empty()) {
+      std::cout << "[workbook] --expect-reason: no step recorded a verdict\n";
+      return 1;
+    }
+    for (const StepVerdict& v : all)
+      if (v.summary.find(options.expect_reason) == std::string::npos) {
+        std::cout << "[workbook] --expect-reason: " << v.step << " failed, but not for '" << options.expect_reason
+                  << "': " << v.summary << '\n';
+        return 1;
+      }
+    std::cout << "[workbook] --expect-reason: every failure names '" << options.expect_reason << "'\n";
+    return 0;
   }
   return status;
 }

@@ -28,16 +28,16 @@ KernelResources resources_of(const LaunchRecord& launch) {
   CUDA_CHECK(cudaFuncGetName(&name, launch.kernel));
   int blocks = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, launch.kernel, static_cast<int>(launch.threads_per_block), launch.dynamic_shared_bytes));
-  const double warps_per_block = (launch.threads_per_block + 31) / 32;
+      &blocks, launch.kernel, static_cast<int>(launch.threads_per_block()), launch.dynamic_shared_bytes));
+  const double warps_per_block = (launch.threads_per_block() + 31) / 32;
   const double max_warps = device_facts().max_threads_per_sm / 32.0;
   return KernelResources{name ? name : "?",
                          attributes.numRegs,
                          attributes.sharedSizeBytes,
                          launch.dynamic_shared_bytes,
                          attributes.localSizeBytes,
-                         launch.threads_per_block,
-                         launch.grid_blocks,
+                         launch.threads_per_block(),
+                         launch.grid_blocks(),
                          blocks,
                          blocks * warps_per_block / max_warps};
 }

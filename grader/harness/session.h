@@ -1,11 +1,15 @@
-// State shared by all test cases in one grader process: the seed, the rows they record, and the
-// benchmarks the lab registered.
+// State shared by all test cases in one grader process: the seed, the stream everything is graded
+// on, the defences in force, the rows the test cases record, and the benchmarks labs registered.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "defences.h"
 #include "report.h"
 
 namespace workbook {
@@ -17,6 +21,14 @@ struct Session {
   // --correctness-only: check results on small shapes and time nothing. For runs under
   // compute-sanitizer, which makes every kernel a hundred times slower.
   bool correctness_only = false;
+  // --exact-allocations: no guard regions around device arrays, so that compute-sanitizer's
+  // memcheck sees an access one element past an array (inside a guard it would be legal memory).
+  bool exact_allocations = false;
+  std::set<Defence> disabled;  // --without=NAME, for the mutant tests' proofs only
+  // The stream every launcher, baseline and reference is given: a non-blocking stream of the
+  // grader's own, so that no work is ordered with it by accident (the legacy default stream
+  // would wait for work on other streams, and a graph cannot be captured from it).
+  cudaStream_t stream = nullptr;
 
   // A fresh seed for every input drawn, all derived from `seed`: one process runs one test case,
   // so the same --seed and test case draw the same inputs again.

@@ -1,7 +1,13 @@
 // Timing with CUDA events, the way the grader contract asks: warm-up runs first, the L2 cache
-// flushed before every timed run, the candidates interleaved run by run (so that clock and
-// thermal drift hits all of them alike), repeated until the relative standard error is small,
-// and the median reported.
+// flushed before every timed run, the works interleaved run by run (so that clock and thermal
+// drift hits all of them alike), repeated until the relative standard error is small, and the
+// median reported.
+//
+// Every timed run also has a second clock: the host's, from just before the start event until
+// the whole device (every stream, not only the timed one) is idle again. For honest work the two
+// clocks differ by a constant few microseconds of latency; work that a launcher left running past
+// its stop event, or started on a stream of its own, shows up as the host clock running over.
+// Before a timed run the device is idle, so nothing started earlier can run into it.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,6 +19,14 @@
 namespace workbook {
 
 using GpuWork = std::function<void(cudaStream_t)>;
+// Untimed work around one call of a timed work; `call` counts its calls, warm-up included.
+using CallHook = std::function<void(cudaStream_t, int call)>;
+
+struct TimedWork {
+  GpuWork run;       // what is timed
+  CallHook before;   // before each call, untimed (fresh inputs, poisoned outputs); may be empty
+  CallHook after;    // after each call, untimed (check the output it left); may be empty
+};
 
 struct TimingOptions {
   int warmup_runs = 3;
@@ -27,9 +41,13 @@ struct Timing {
   double median_ms = 0;
   double relative_standard_error = 0;
   int runs = 0;
+  int calls = 0;               // warm-up included: how many calls the hooks saw
+  double median_overrun_ms = 0;  // host clock minus event clock, median over the timed runs
 };
 
 // Times each of `works` on `stream`, interleaved. Results are in the order of `works`.
+std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaStream_t stream,
+                                     const TimingOptions& options = {});
 std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStream_t stream,
                                      const TimingOptions& options = {});
 

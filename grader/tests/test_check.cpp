@@ -63,4 +63,6 @@ TEST_CASE("guard region: intact, and the first changed byte") {
   guard[17] = 0;
   guard[40] = 0;
   CHECK(first_guard_violation(guard) == 17);
+  CHECK(last_guard_violation(guard) == 40);
+  CHECK(last_guard_violation(std::vector<std::uint8_t>(8, kGuardByte)) == -1);
 }

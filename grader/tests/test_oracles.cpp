@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "transpose_oracle.h"
+#include "03_transpose/oracle.h"
 
 namespace {
 
@@ -39,7 +39,7 @@ TEST_CASE("transpose oracle: refuses a size that does not match the shape") {
   CHECK(transpose_oracle::transpose({}, 0, 7).empty());
 }
 
-#include "sgemm_oracle.h"
+#include "04_sgemm/oracle.h"
 
 TEST_CASE("sgemm oracle: a 2 x 3 times 3 x 2 product, written out by hand") {
   // A = [1 2 3; 4 5 6], B = [1 -1; 0 2; -2 1]: C = [-5 6; -8 12]

@@ -38,9 +38,10 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynami
   CUDA_CHECK(cudaGetLastError());
   recorded_launches().push_back(LaunchRecord{
       .kernel = reinterpret_cast<const void*>(kernel),
-      .grid_blocks = grid.x * grid.y * grid.z,
-      .threads_per_block = block.x * block.y * block.z,
+      .grid = grid,
+      .block = block,
       .dynamic_shared_bytes = dynamic_shared_bytes,
+      .stream = stream,
   });
   if constexpr (kSyncEveryLaunch) CUDA_CHECK(cudaStreamSynchronize(stream));
 }

@@ -1,7 +1,10 @@
 // What workbook::launch() remembers about each kernel launch, so that the grader can report the
 // resources (registers, shared memory, spills, occupancy) of the kernels a launcher really ran,
-// with the launch shape it really used. Plain C++.
+// with the launch shape it really used, and check that they ran on the stream it was given.
+// Plain C++.
 #pragma once
+
+#include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <vector>
@@ -10,9 +13,13 @@ namespace workbook {
 
 struct LaunchRecord {
   const void* kernel = nullptr;  // the __global__ function, as cudaFuncGetAttributes takes it
-  unsigned grid_blocks = 0;      // gridDim.x * gridDim.y * gridDim.z
-  unsigned threads_per_block = 0;
+  dim3 grid{};
+  dim3 block{};
   std::size_t dynamic_shared_bytes = 0;
+  cudaStream_t stream = nullptr;
+
+  unsigned grid_blocks() const { return grid.x * grid.y * grid.z; }
+  unsigned threads_per_block() const { return block.x * block.y * block.z; }
 };
 
 // Launches since the last clear, oldest first. The grader clears it before it calls a launcher.

@@ -1,4 +1,4 @@
-#include "transpose_baseline.h"
+#include "baseline.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "sgemm_baseline.h"
+#include "baseline.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "memory_baseline.h"
+#include "baseline.h"
 
 #include "workbook/launch.cuh"
 

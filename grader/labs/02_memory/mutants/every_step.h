@@ -1,6 +1,6 @@
-// A mutant of lab 02_memory is one wrong copy, wrong_copy(), used for every step, so the grader
-// must reject every step. Each mutant's .cu defines wrong_copy() and includes this header once:
-// it provides the lab's five launchers on top of it.
+// A mutant of lab 02_memory is one wrong copy, wrong_copy(), used for every step: the grader must
+// reject every step it is tested on. Each mutant's .cu defines wrong_copy() and includes this
+// header once: it provides the lab's five launchers on top of it.
 #pragma once
 
 #include "memory.h"

@@ -1,0 +1,167 @@
+#include "buffers.h"
+
+#include <cstring>
+
+#include "device_check.cuh"
+#include "session.h"
+
+namespace workbook {
+
+namespace {
+
+__global__ void fill_random_kernel(float* data, std::size_t count, std::uint64_t key) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+    data[i] = random_element(key, i);
+}
+
+__global__ void count_changed_kernel(const float* data, std::size_t count, std::uint64_t key, DeviceMismatches* result) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+    if (__float_as_uint(data[i]) != __float_as_uint(random_element(key, i))) note_mismatch(result, i);
+}
+
+}  // namespace
+
+std::vector<float> random_floats(std::size_t count, std::uint64_t seed) {
+  std::vector<float> values(count);
+  const std::uint64_t key = random_key(seed);
+  for (std::size_t i = 0; i < count; ++i) values[i] = random_element(key, i);
+  return values;
+}
+
+// The grader's own kernels are launched with <<<>>>, not workbook::launch(): the launch log is
+// the candidate's, and these are not.
+void fill_random(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+  if (count == 0) return;
+  fill_random_kernel<<<check_grid(count), kCheckThreads, 0, stream>>>(data, count, random_key(seed));
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void count_changed_from_random(const float* data, std::size_t count, std::uint64_t seed, DeviceMismatches* result,
+                               cudaStream_t stream) {
+  if (count == 0) return;
+  count_changed_kernel<<<check_grid(count), kCheckThreads, 0, stream>>>(data, count, random_key(seed), result);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename T>
+DeviceArray<T>::DeviceArray(std::size_t count, std::size_t offset) : count_(count), offset_(offset) {
+  const std::size_t back = session().exact_allocations ? 0 : kGuardBytes;
+  // cudaMalloc(0) may give no pointer at all: keep one byte, so that an empty array has an address.
+  const std::size_t total = std::max<std::size_t>(1, front_bytes() + bytes() + back);
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base_), total));
+  data_ = reinterpret_cast<T*>(reinterpret_cast<std::uint8_t*>(base_) + front_bytes());
+  if (!session().exact_allocations) {
+    CUDA_CHECK(cudaMemset(base_, kGuardByte, front_bytes()));
+    CUDA_CHECK(cudaMemset(data_ + count_, kGuardByte, back));
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <typename T>
+std::size_t DeviceArray<T>::front_bytes() const {
+  return offset_ * sizeof(T) + (session().exact_allocations ? 0 : kGuardBytes);
+}
+
+template <typename T>
+std::string DeviceArray<T>::guard_violation(const std::string& name) const {
+  if (session().exact_allocations) return "";  // compute-sanitizer's memcheck watches the edges instead
+  std::vector<std::uint8_t> front(front_bytes()), back(kGuardBytes);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaMemcpy(front.data(), base_, front.size(), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(back.data(), data_ + count_, back.size(), cudaMemcpyDeviceToHost));
+  if (const long at = last_guard_violation(front); at >= 0)
+    return "wrote " + std::to_string(front.size() - at) + " bytes before the start of " + name;
+  if (const long at = first_guard_violation(back); at >= 0)
+    return "wrote past the end of " + name + " (the guard byte " + std::to_string(at) + " bytes after it changed)";
+  return "";
+}
+
+template class DeviceArray<float>;
+
+RunChecks::RunChecks(int capacity) : capacity_(capacity) {
+  CUDA_CHECK(cudaMalloc(&slots_, sizeof(DeviceMismatches) * capacity));
+  const std::vector<DeviceMismatches> none(capacity);
+  CUDA_CHECK(cudaMemcpy(slots_, none.data(), sizeof(DeviceMismatches) * capacity, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+std::vector<DeviceMismatches> RunChecks::download() const {
+  std::vector<DeviceMismatches> values(capacity_);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaMemcpy(values.data(), slots_, sizeof(DeviceMismatches) * capacity_, cudaMemcpyDeviceToHost));
+  return values;
+}
+
+}  // namespace workbook
+
+namespace workbook {
+
+float* Arrays::input(const std::string& name, std::size_t count, std::size_t offset) {
+  Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), session().next_seed()});
+  fill_random(added.array->data(), count, added.seed, session().stream);
+  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  return added.array->data();
+}
+
+float* Arrays::output(const std::string& name, std::size_t count, std::size_t offset) {
+  Named& added = outputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), 0});
+  added.array->poison(session().stream);
+  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  return added.array->data();
+}
+
+float* Arrays::scratch(std::size_t count) {
+  return scratch_.emplace_back(Named{"scratch", std::make_unique<DeviceArray<float>>(count), 0}).array->data();
+}
+
+const Arrays::Named& Arrays::find(const float* pointer) const {
+  for (const auto* list : {&inputs_, &outputs_, &scratch_})
+    for (const Named& named : *list)
+      if (named.array->data() == pointer) return named;
+  throw std::invalid_argument("Arrays: no array starts at this pointer");
+}
+
+std::vector<float> Arrays::values_of(const float* input) const {
+  const Named& named = find(input);
+  return random_floats(named.array->size(), named.seed);
+}
+
+std::vector<float> Arrays::download(const float* output) const { return find(output).array->download(); }
+
+std::uint64_t Arrays::seed_of(const float* input) const { return find(input).seed; }
+
+void Arrays::redraw_inputs(cudaStream_t stream) {
+  for (Named& named : inputs_) {
+    named.seed = session().next_seed();
+    fill_random(named.array->data(), named.array->size(), named.seed, stream);
+  }
+}
+
+void Arrays::poison_outputs(cudaStream_t stream) {
+  for (Named& named : outputs_) named.array->poison(stream);
+}
+
+void Arrays::count_changed_inputs(DeviceMismatches* result, cudaStream_t stream) const {
+  for (const Named& named : inputs_) count_changed_from_random(named.array->data(), named.array->size(), named.seed, result, stream);
+}
+
+std::string Arrays::changed_inputs(cudaStream_t stream) const {
+  for (const Named& named : inputs_) {
+    RunChecks check(1);
+    count_changed_from_random(named.array->data(), named.array->size(), named.seed, check.slot(0), stream);
+    const DeviceMismatches found = check.download().front();
+    if (found.count > 0)
+      return "the kernel changed its input " + named.name + " (" + std::to_string(found.count) + " elements, the first at [" +
+             std::to_string(found.first) + "]): inputs are read-only";
+  }
+  return "";
+}
+
+std::string Arrays::guard_violations() const {
+  for (const auto* list : {&inputs_, &outputs_})
+    for (const Named& named : *list)
+      if (std::string why = named.array->guard_violation(named.name); !why.empty()) return why;
+  return "";
+}
+
+}  // namespace workbook

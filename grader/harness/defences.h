@@ -1,0 +1,56 @@
+// The grader's integrity defences, by class (docs/integrity.md is the threat model). Every failure
+// a defence finds starts with its tag, e.g. "[outside-timer] ...", so that a student reads which
+// rule was broken and the mutant tests can assert that the right defence caught their mutant.
+// `--without=NAME` switches one class off: only the mutant tests use it, to prove that without the
+// defence their mutant would have cleared the bars. Plain C++.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace workbook {
+
+enum class Defence {
+  kOutsideTimer,      // everything a launcher starts finishes inside what is timed, on its stream
+  kUnrecordedLaunch,  // every kernel that runs went through workbook::launch (so its resources are known)
+  kRememberedWork,    // fresh inputs and poisoned outputs before every timed run, every run's output checked
+  kCeiling,           // no measurement faster than the same-run reference or the device's measured peaks
+  kPrecision,         // FP32 results within an FP32 tolerance, not a bound loose enough for TF32 or BF16
+  kGuard,             // nothing written just before or just after an output
+  kInputChanged,      // inputs come back unchanged
+};
+
+inline constexpr std::array<Defence, 7> kAllDefences = {
+    Defence::kOutsideTimer, Defence::kUnrecordedLaunch, Defence::kRememberedWork, Defence::kCeiling,
+    Defence::kPrecision,    Defence::kGuard,            Defence::kInputChanged};
+
+constexpr std::string_view name_of(Defence defence) {
+  switch (defence) {
+    case Defence::kOutsideTimer: return "outside-timer";
+    case Defence::kUnrecordedLaunch: return "unrecorded-launch";
+    case Defence::kRememberedWork: return "remembered-work";
+    case Defence::kCeiling: return "ceiling";
+    case Defence::kPrecision: return "precision";
+    case Defence::kGuard: return "guard";
+    case Defence::kInputChanged: return "input-changed";
+  }
+  return "?";
+}
+
+inline std::optional<Defence> defence_named(std::string_view name) {
+  for (Defence defence : kAllDefences)
+    if (name_of(defence) == name) return defence;
+  return std::nullopt;
+}
+
+// "[name] why": the form of every failure a defence reports.
+inline std::string tagged(Defence defence, const std::string& why) {
+  return "[" + std::string(name_of(defence)) + "] " + why;
+}
+
+// Whether a defence is on in this process (all are, unless a test switched one off).
+bool defence_enabled(Defence defence);
+
+}  // namespace workbook

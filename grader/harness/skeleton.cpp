@@ -1,0 +1,172 @@
+#include "skeleton.h"
+
+#include <cmath>
+
+namespace workbook {
+
+namespace {
+
+// How much longer than the trusted works' the candidate's host clock may run past its event
+// clock: the jitter of two device synchronizations, measured on the H100 (docs/integrity.md),
+// plus a fraction of the call for the host's launch work that the event clock does not see.
+constexpr double kOverrunSlackMs = 0.02;
+constexpr double kOverrunSlackFraction = 0.03;
+
+std::string kernel_name(const void* kernel) {
+  const char* name = nullptr;
+  if (cudaFuncGetName(&name, kernel) != cudaSuccess || name == nullptr) {
+    (void)cudaGetLastError();
+    return "?";
+  }
+  return name;
+}
+
+std::string describe(const char* name, dim3 grid, dim3 block) {
+  std::ostringstream text;
+  text << name << " <<<(" << grid.x << ", " << grid.y << ", " << grid.z << "), (" << block.x << ", " << block.y << ", "
+       << block.z << ")>>>";
+  return text.str();
+}
+
+}  // namespace
+
+bool defence_enabled(Defence defence) { return !session().disabled.contains(defence); }
+
+std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches) {
+  std::optional<LaunchRecord> heaviest;
+  int most_registers = -1;
+  for (const LaunchRecord& launch : launches) {
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.kernel));
+    if (attributes.numRegs > most_registers) {
+      most_registers = attributes.numRegs;
+      heaviest = launch;
+    }
+  }
+  return heaviest;
+}
+
+// The call runs once into a graph instead of onto the stream (relaxed mode: a launcher may still
+// allocate its workspace). A graph holds exactly the work the call put on the stream, whoever
+// launched it; the launch log holds what went through workbook::launch(). Kernels in the first
+// and not in the second bypassed it: their registers and occupancy were never reported, and a
+// bar about occupancy would judge the wrong kernel.
+std::string audit_launches(const std::function<void(cudaStream_t)>& call, cudaStream_t stream) {
+  CUDA_CHECK(cudaDeviceSynchronize());
+  clear_recorded_launches();
+  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+  std::string thrown;
+  try {
+    call(stream);
+  } catch (const std::exception& e) {
+    thrown = e.what();
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t captured = cudaStreamEndCapture(stream, &graph);
+  (void)cudaGetLastError();
+  if (!thrown.empty() || captured != cudaSuccess || graph == nullptr) {
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    return tagged(Defence::kUnrecordedLaunch,
+                  "one call of the launcher could not be captured into a CUDA graph (" +
+                      (thrown.empty() ? std::string(cudaGetErrorString(captured)) : thrown) +
+                      "): a launcher only puts work on the stream it is given, and does not wait for it");
+  }
+  std::vector<LaunchRecord> recorded = recorded_launches();
+  std::size_t count = 0;
+  CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  std::string unrecorded;
+  int unrecorded_count = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+    if (type != cudaGraphNodeTypeKernel) continue;
+    cudaKernelNodeParams params{};
+    CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
+    const std::string name = kernel_name(params.func);
+    const auto same = [&](const LaunchRecord& r) {
+      const bool kernel = r.kernel == params.func || kernel_name(r.kernel) == name;
+      return kernel && r.grid.x == params.gridDim.x && r.grid.y == params.gridDim.y && r.grid.z == params.gridDim.z &&
+             r.block.x == params.blockDim.x && r.block.y == params.blockDim.y && r.block.z == params.blockDim.z &&
+             r.dynamic_shared_bytes == params.sharedMemBytes;
+    };
+    const auto match = std::find_if(recorded.begin(), recorded.end(), same);
+    if (match != recorded.end()) {
+      recorded.erase(match);
+    } else if (++unrecorded_count == 1) {
+      unrecorded = describe(name.c_str(), params.gridDim, params.blockDim);
+    }
+  }
+  cudaGraphDestroy(graph);
+  if (unrecorded_count == 0) return "";
+  return tagged(Defence::kUnrecordedLaunch,
+                std::to_string(unrecorded_count) + " kernel launch(es) did not go through workbook::launch(), the first " +
+                    unrecorded + ": launch every kernel with workbook::launch(), so that the grader sees what ran");
+}
+
+std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream) {
+  for (const LaunchRecord& launch : launches)
+    if (launch.stream != stream)
+      return tagged(Defence::kOutsideTimer,
+                    "the launcher launched " + describe(kernel_name(launch.kernel).c_str(), launch.grid, launch.block) +
+                        " on a stream other than the one it was given: the timer only sees work on that stream, so all "
+                        "of a launcher's work goes there");
+  return "";
+}
+
+std::string work_outside_timer(const Timing& candidate, const std::vector<Timing>& trusted) {
+  double trusted_overrun = 0;
+  for (const Timing& t : trusted) trusted_overrun = std::max(trusted_overrun, t.median_overrun_ms);
+  const double hidden = candidate.median_overrun_ms - trusted_overrun;
+  if (hidden <= kOverrunSlackMs + kOverrunSlackFraction * candidate.median_ms) return "";
+  std::ostringstream why;
+  why << std::fixed << std::setprecision(3) << "the device was still busy " << hidden
+      << " ms (median) after the timed call's stop event, against " << candidate.median_ms
+      << " ms timed: work on another stream, or left running when the launcher returned. Everything a launcher "
+         "starts goes on the stream it is given, and is finished when that stream is";
+  return tagged(Defence::kOutsideTimer, why.str());
+}
+
+std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
+                              int calls, bool every_call) {
+  for (int call = 0; call < calls; ++call) {
+    // A changed input first: it is the cause, and a wrong output may only be its consequence.
+    if (inputs[call].count > 0 && defence_enabled(Defence::kInputChanged))
+      return tagged(Defence::kInputChanged, "timed call " + std::to_string(call + 1) + " changed " +
+                                                std::to_string(inputs[call].count) + " input elements, the first at [" +
+                                                std::to_string(inputs[call].first) + "]: inputs are read-only");
+    const DeviceMismatches& out = outputs[call];
+    if (out.count == 0) continue;
+    std::ostringstream why;
+    if (!every_call) {
+      why << "after the timed calls the output had " << out.count << " wrong elements, the first at [" << out.first << "]";
+      return why.str();
+    }
+    why << "call " << call + 1 << " of the " << calls << " timed calls (fresh inputs each, outputs poisoned before "
+        << "each) left " << out.count << " wrong elements, the first at [" << out.first
+        << "]: every call must compute the whole output from the inputs it is given";
+    return tagged(Defence::kRememberedWork, why.str());
+  }
+  return "";
+}
+
+std::string above_ceiling(const Measurement& m) {
+  std::ostringstream why;
+  why << std::fixed << std::setprecision(1);
+  const DevicePeaks& peaks = device_peaks();
+  if (m.reference.is_ceiling && m.percent_of_reference() > 100.0 * kCeilingSlack)
+    why << "measured at " << m.percent_of_reference() << "% of " << m.reference.name
+        << " on the same inputs, which no correct kernel can be";
+  else if (m.bytes > 0 && m.bytes / (m.candidate_ms * 1e6) > peaks.copy_gb_per_s * kCeilingSlack)
+    why << "measured at " << m.bytes / (m.candidate_ms * 1e6) << " GB/s, above the device's measured copy bandwidth ("
+        << peaks.copy_gb_per_s << " GB/s)";
+  else if (m.flops > 0 && m.flops / (m.candidate_ms * 1e9) > peaks.fma_tflop_per_s * kCeilingSlack)
+    why << "measured at " << m.flops / (m.candidate_ms * 1e9) << " TFLOP/s, above the device's measured FP32 FMA peak ("
+        << peaks.fma_tflop_per_s << " TFLOP/s)";
+  else
+    return "";
+  return tagged(Defence::kCeiling, why.str() + ": the measurement is wrong (does every call do all the work?)");
+}
+
+}  // namespace workbook

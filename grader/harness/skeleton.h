@@ -1,0 +1,435 @@
+// The step-grading skeleton: the one flow by which every lab's steps are graded, with the
+// integrity defences inside it (docs/integrity.md), so that a lab gets them by construction.
+//
+// A lab supplies only its own facts, as a struct of types and static functions (see
+// grader/labs/02_memory/grader.cpp for the smallest):
+//   Problem, Condition                 its launchers' argument; where a measurement is taken
+//   kName, steps()                     "02_memory"; the steps table: id, title, launcher, bar
+//   default_condition()                where a bar is measured unless it says otherwise
+//   describe(step, condition)          the row's "measured at" text
+//   correctness_cases(), make_case()   the shapes checked, and one of them built: its arrays, its
+//                                      problem and the check of its output (oracle, tolerance)
+//   timed(condition)                   the timed call's arrays and problem, the baseline and the
+//                                      reference on the same inputs, the device-side check of
+//                                      every timed call's output, and the call's bytes and flops
+//   reference()                        what "% ref" is of, and whether it is a ceiling
+//   info_conditions(step)              where else a step is measured, for information
+//   extra_requirement(step, cond, m)   a lab's own condition of a bar ("" if none), e.g. occupancy
+// The skeleton does the rest: correctness, the guards, the inputs, the timing with its second
+// clock, the launch audit, the ceilings, the bar, the rows, and the test that each bar rejects the
+// previous step's solution.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <exception>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "buffers.h"
+#include "defences.h"
+#include "peaks.h"
+#include "report.h"
+#include "resources.h"
+#include "session.h"
+#include "timing.h"
+#include "workbook/cuda.h"
+#include "workbook/launch_log.h"
+
+namespace workbook {
+
+// ---------------------------------------------------------------------------------------------
+// What a lab declares
+
+// One condition of a bar: where it is measured, and what the step must reach there (0: nothing).
+template <typename Condition>
+struct Requirement {
+  Condition at;
+  double min_speedup = 0;               // over the baseline, same inputs, same process
+  double min_percent_of_reference = 0;  // of the lab's reference, timed in the same run
+};
+
+template <typename Problem, typename Condition>
+struct Step {
+  using Launcher = void (*)(const Problem&, cudaStream_t);
+  const char* id;     // "02.1"
+  const char* title;  // "several floats per thread"
+  Launcher launcher;
+  std::vector<Requirement<Condition>> bar;
+  // Not null for a step that is an experiment rather than a rung: its bar is a floor that the
+  // previous step's solution also clears, and this says why.
+  const char* experiment = nullptr;
+  // A CPU check of the step's other deliverable, before its kernels: "" or why it fails.
+  std::string (*precheck)() = nullptr;
+
+  std::string name() const { return std::string(id) + " " + title; }
+};
+
+// The lab's reference, timed in the same run: cudaMemcpy of the same bytes is a ceiling (no
+// correct kernel moves them faster); cuBLAS is not (a kernel may beat it).
+struct Reference {
+  std::string name;
+  bool is_ceiling = false;
+};
+
+// One correctness check: the arrays of one call, its problem, and the check of its output.
+template <typename Problem>
+struct Case {
+  std::string where;  // "n = 33 at 128 threads", for the message
+  Arrays arrays;
+  Problem problem{};
+  std::function<std::string()> check_output;  // after the call: "" or why the output is wrong
+};
+
+// One timed measurement: the candidate's arrays and problem, the grader's own works on the same
+// inputs, and the check of the candidate's output on the device after every timed call.
+template <typename Problem>
+struct Timed {
+  Arrays arrays;  // the candidate's inputs are drawn afresh and its outputs poisoned before every call
+  Problem problem{};
+  GpuWork baseline;   // the lab's naive kernel, into a scratch output
+  GpuWork reference;  // cudaMemcpy, cuBLAS: into a scratch output
+  // Adds every element of the candidate's output that is wrong for the current inputs to *result.
+  std::function<void(cudaStream_t, DeviceMismatches*)> check_output;
+  double bytes = 0;  // one call's compulsory traffic (read + write) and arithmetic: rates, ceilings
+  double flops = 0;
+  TimingOptions timing;
+};
+
+// ---------------------------------------------------------------------------------------------
+// What the skeleton measures
+
+struct Measurement {
+  double candidate_ms = 0, baseline_ms = 0, reference_ms = 0;
+  double bytes = 0, flops = 0;
+  Reference reference;
+  std::optional<KernelResources> resources;  // of the step's own kernel; none: nothing went through workbook::launch
+  std::string failure;                       // what a defence found, tagged; "" when nothing
+
+  double speedup() const { return baseline_ms / candidate_ms; }
+  double percent_of_reference() const { return 100.0 * reference_ms / candidate_ms; }
+  bool in_flops() const { return flops > 0; }
+  double rate() const { return (in_flops() ? flops : bytes) / (candidate_ms * 1e6); }  // GFLOP/s or GB/s
+  const char* rate_unit() const { return in_flops() ? "GFLOP/s" : "GB/s"; }
+};
+
+// Runs `body` (which returns "" or why the step fails) and turns whatever a student's launcher
+// throws into the reason the step fails: an open TODO, a CUDA error, a refused shape.
+template <typename Body>
+std::string failure_of(Body&& body) {
+  try {
+    return body();
+  } catch (const NotImplemented& e) {
+    return e.what();
+  } catch (const CudaError& e) {
+    return std::string("CUDA error: ") + e.what();
+  } catch (const std::exception& e) {
+    return std::string("the launcher threw: ") + e.what();
+  }
+}
+
+// The kernel a step is about, among those its launcher launched (nullopt: none): the one holding
+// the most registers per thread, the first of them on a tie. A step may launch helpers beside its
+// own kernel (lab 04 packs the operands before the product and adds split-k's partial sums after
+// it); they are light, and the kernel whose registers and occupancy the step is about is not.
+std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches);
+
+// The defences' verdicts, each "" or a tagged failure (skeleton.cpp).
+// [unrecorded-launch]: one call captured into a CUDA graph; every kernel in it must be one that the
+// call launched through workbook::launch().
+std::string audit_launches(const std::function<void(cudaStream_t)>& call, cudaStream_t stream);
+// [outside-timer]: a launch on a stream other than the one the launcher was given.
+std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream);
+// [outside-timer]: the host clock ran over the event clock by more than the trusted works' did.
+std::string work_outside_timer(const Timing& candidate, const std::vector<Timing>& trusted);
+// [remembered-work] / [input-changed]: the first timed call whose device check found something.
+// `every_call`: each call had fresh inputs and was checked; otherwise only the last one was.
+std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
+                              int calls, bool every_call);
+// [ceiling]: a measurement faster than the reference (when it is a ceiling) or the device's peaks.
+std::string above_ceiling(const Measurement& m);
+
+// ---------------------------------------------------------------------------------------------
+// The flow
+
+// Times `launcher` on `timed` against its baseline and reference, with every timed-call defence.
+template <typename Problem>
+Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Problem>& timed, const Reference& reference) {
+  const cudaStream_t stream = session().stream;
+  Measurement m;
+  m.bytes = timed.bytes;
+  m.flops = timed.flops;
+  m.reference = reference;
+  const auto call = [&](cudaStream_t s) { launcher(timed.problem, s); };
+
+  if (defence_enabled(Defence::kUnrecordedLaunch)) m.failure = audit_launches(call, stream);
+
+  // The candidate's calls: each records its launches and checks their stream; before each, fresh
+  // inputs and poisoned outputs; after each, its output and its inputs checked on the device.
+  const bool fresh = defence_enabled(Defence::kRememberedWork);
+  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs;
+  RunChecks output_checks(capacity), input_checks(capacity);
+  std::vector<LaunchRecord> launches;
+  std::string off_stream;
+  TimedWork candidate;
+  candidate.run = [&](cudaStream_t s) {
+    clear_recorded_launches();
+    call(s);
+    launches = recorded_launches();
+    if (off_stream.empty()) off_stream = launches_off_stream(launches, s);
+  };
+  if (fresh) {
+    candidate.before = [&](cudaStream_t s, int) {
+      timed.arrays.redraw_inputs(s);
+      timed.arrays.poison_outputs(s);
+    };
+    candidate.after = [&](cudaStream_t s, int index) {
+      timed.check_output(s, output_checks.slot(index));
+      timed.arrays.count_changed_inputs(input_checks.slot(index), s);
+    };
+  }
+  const std::vector<Timing> timings = time_interleaved(
+      {{timed.baseline, {}, {}}, candidate, {timed.reference, {}, {}}}, stream, timed.timing);
+  m.baseline_ms = timings[0].median_ms;
+  m.candidate_ms = timings[1].median_ms;
+  m.reference_ms = timings[2].median_ms;
+  std::cout << std::fixed << std::setprecision(4) << "[workbook] second clock, host over event (median ms): baseline "
+            << timings[0].median_overrun_ms << ", candidate " << timings[1].median_overrun_ms << ", " << reference.name
+            << ' ' << timings[2].median_overrun_ms << '\n' << std::defaultfloat;
+  if (!fresh) {  // without the defence: the output the last call left, checked once
+    timed.check_output(stream, output_checks.slot(0));
+    timed.arrays.count_changed_inputs(input_checks.slot(0), stream);
+  }
+  // Asked once, after the timed runs: the queries cost host time that must not sit between events.
+  if (const std::optional<LaunchRecord> step_kernel = main_launch(launches)) m.resources = resources_of(*step_kernel);
+
+  const auto first_of = [](std::initializer_list<std::string> verdicts) {
+    for (const std::string& verdict : verdicts)
+      if (!verdict.empty()) return verdict;
+    return std::string();
+  };
+  std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
+  if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
+  m.failure = first_of({
+      m.failure,
+      defence_enabled(Defence::kOutsideTimer) ? off_stream : "",
+      defence_enabled(Defence::kOutsideTimer) ? work_outside_timer(timings[1], {timings[0], timings[2]}) : "",
+      first_failed_call(output_checks.download(), input_checks.download(), fresh ? timings[1].calls : 1, fresh),
+      guards,
+      m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
+                         "the grader can see its registers, shared memory and occupancy",
+      defence_enabled(Defence::kCeiling) ? above_ceiling(m) : "",
+  });
+  return m;
+}
+
+// "" when `m` meets `requirement` (and the lab's own condition of it), else why not.
+template <typename Lab>
+std::string requirement_failure(const typename Lab::Step& step, const Requirement<typename Lab::Condition>& requirement,
+                                const Measurement& m) {
+  if (!m.failure.empty()) return m.failure;
+  if (std::string why = Lab::extra_requirement(step, requirement.at, m); !why.empty()) return why;
+  std::ostringstream why;
+  why << std::fixed << std::setprecision(2);
+  const std::string at = Lab::describe(step, requirement.at);
+  if (m.speedup() < requirement.min_speedup)
+    why << "speedup " << m.speedup() << "x over the baseline at " << at << ", the bar is " << requirement.min_speedup << "x";
+  else if (m.percent_of_reference() < requirement.min_percent_of_reference)
+    why << m.percent_of_reference() << "% of " << m.reference.name << " at " << at << ", the bar is "
+        << requirement.min_percent_of_reference << "%";
+  return why.str();
+}
+
+// ">= 6x, >= 95% of cudaMemcpy (and >= 85% at 8191 x 8191)": a bar as the report shows it.
+template <typename Lab>
+std::string describe_bar(const typename Lab::Step& step) {
+  std::ostringstream text;
+  for (std::size_t r = 0; r < step.bar.size(); ++r) {
+    const auto& requirement = step.bar[r];
+    text << (r == 0 ? "" : " (and ");
+    if (requirement.min_speedup > 0) text << ">= " << requirement.min_speedup << "x";
+    if (requirement.min_speedup > 0 && requirement.min_percent_of_reference > 0) text << ", ";
+    if (requirement.min_percent_of_reference > 0)
+      text << ">= " << requirement.min_percent_of_reference << "% of " << Lab::reference().name;
+    if (!(requirement.at == Lab::default_condition())) text << " at " << requirement.at.describe();
+    text << (r == 0 ? "" : ")");
+  }
+  return text.str();
+}
+
+// One correctness case: run the launcher once, then the lab's check of the output, the guards
+// and the inputs. "" or why the step fails.
+template <typename Lab>
+std::string check_case(const typename Lab::Step& step, const typename Lab::CaseSpec& spec) {
+  const cudaStream_t stream = session().stream;
+  const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
+  clear_recorded_launches();
+  step.launcher(c->problem, stream);
+  CUDA_CHECK(cudaDeviceSynchronize());  // every stream: work elsewhere must not be checked half-done
+  const std::string where = c->where + ": ";
+  if (std::string why = c->check_output(); !why.empty()) return where + why;
+  if (std::string why = c->arrays.guard_violations(); !why.empty() && defence_enabled(Defence::kGuard))
+    return where + tagged(Defence::kGuard, why);
+  if (std::string why = c->arrays.changed_inputs(stream); !why.empty() && defence_enabled(Defence::kInputChanged))
+    return where + tagged(Defence::kInputChanged, why);
+  if (defence_enabled(Defence::kOutsideTimer))
+    if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
+  return "";
+}
+
+template <typename Lab>
+std::string check_all_cases(const typename Lab::Step& step) {
+  if (step.precheck != nullptr)
+    if (std::string why = step.precheck(); !why.empty()) return why;
+  for (const typename Lab::CaseSpec& spec : Lab::correctness_cases())
+    if (std::string why = check_case<Lab>(step, spec); !why.empty()) return why;
+  return "";
+}
+
+// Where a step is measured: its bar's conditions first, then the lab's other ones.
+template <typename Lab>
+std::vector<typename Lab::Condition> conditions_of(const typename Lab::Step& step) {
+  std::vector<typename Lab::Condition> all;
+  for (const auto& requirement : step.bar)
+    if (std::find(all.begin(), all.end(), requirement.at) == all.end()) all.push_back(requirement.at);
+  for (const auto& condition : Lab::info_conditions(step))
+    if (std::find(all.begin(), all.end(), condition) == all.end()) all.push_back(condition);
+  return all;
+}
+
+template <typename Lab>
+Measurement measure_at(const typename Lab::Step& step, const typename Lab::Condition& condition) {
+  const std::unique_ptr<Timed<typename Lab::Problem>> timed = Lab::timed(condition);
+  return measure(step.launcher, *timed, Lab::reference());
+}
+
+template <typename Lab>
+StepRow row_of(const typename Lab::Step& step, const typename Lab::Condition& condition, const Measurement& m) {
+  StepRow row;
+  row.lab = Lab::kName;
+  row.step = step.name();
+  row.measured_at = Lab::describe(step, condition);
+  row.result = "info";
+  row.time_ms = m.candidate_ms;
+  row.rate = m.rate();
+  row.rate_unit = m.rate_unit();
+  row.percent_of_peak = m.percent_of_reference();
+  row.reference = m.reference.name;
+  row.speedup = m.speedup();
+  if (m.resources) {
+    row.occupancy_percent = 100.0 * m.resources->occupancy;
+    row.registers = m.resources->registers_per_thread;
+    row.shared_bytes = static_cast<int>(m.resources->static_shared_bytes + m.resources->dynamic_shared_bytes);
+    row.local_bytes = static_cast<int>(m.resources->local_bytes_per_thread);
+  }
+  return row;
+}
+
+// Grades the step `id` of `Lab`: one doctest test case per step, one process per test case.
+template <typename Lab>
+void grade_step(const char* id) {
+  const auto& steps = Lab::steps();
+  const auto found = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return std::string(s.id) == id; });
+  REQUIRE_MESSAGE(found != steps.end(), "no step ", id, " in ", Lab::kName);
+  const typename Lab::Step& step = *found;
+
+  StepRow failed;
+  failed.lab = Lab::kName;
+  failed.step = step.name();
+  failed.measured_at = "correctness";
+  failed.result = "FAIL";
+  failed.bar = describe_bar<Lab>(step);
+  failed.reason = failure_of([&] { return check_all_cases<Lab>(step); });
+  if (!failed.reason.empty()) {
+    record(failed);
+    FAIL_CHECK(failed.reason);
+    return;
+  }
+  if (session().correctness_only) {
+    StepRow passed = failed;
+    passed.measured_at = "correctness only";
+    passed.result = "PASS";
+    passed.reason = "correct on every shape checked; nothing timed";
+    record(passed);
+    return;
+  }
+
+  std::string verdict;
+  std::vector<StepRow> rows;
+  const std::string error = failure_of([&] {
+    for (const auto& condition : conditions_of<Lab>(step)) {
+      const Measurement m = measure_at<Lab>(step, condition);
+      StepRow row = row_of<Lab>(step, condition, m);
+      // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
+      std::string why = m.failure;
+      bool judged = !why.empty();
+      for (const auto& requirement : step.bar)
+        if (requirement.at == condition) {
+          judged = true;
+          if (why.empty()) why = requirement_failure<Lab>(step, requirement, m);
+        }
+      if (judged) {
+        row.result = why.empty() ? "PASS" : "FAIL";
+        row.bar = failed.bar;
+        row.reason = why.empty() && step.experiment != nullptr ? "an experiment: see the handout" : why;
+        if (verdict.empty()) verdict = why;
+      }
+      rows.push_back(row);
+    }
+    return std::string();
+  });
+  if (!error.empty()) {
+    failed.measured_at = "timing";
+    failed.reason = error;
+    rows.push_back(failed);
+    verdict = error;
+  }
+  for (const StepRow& row : rows) record(row);
+  CHECK_MESSAGE(verdict.empty(), verdict);
+}
+
+// Run on the reference solution only: each bar must reject the previous step's solution, or the
+// step teaches nothing the grader can see. An experiment step is exempt, and the step after it
+// must then reject the solutions of both steps before it.
+template <typename Lab>
+void check_bars_discriminate() {
+  const auto& steps = Lab::steps();
+  REQUIRE_FALSE(steps.empty());
+  for (const auto& requirement : steps.front().bar)
+    CHECK_MESSAGE(requirement.min_speedup > 1.0, "the first bar must demand more than the baseline");
+  for (std::size_t k = 1; k < steps.size(); ++k) {
+    const typename Lab::Step& step = steps[k];
+    if (step.experiment != nullptr) {
+      MESSAGE(step.id, " is an experiment, exempt: ", step.experiment);
+      continue;
+    }
+    for (std::size_t earlier = k; earlier-- > 0;) {
+      const typename Lab::Step& previous = steps[earlier];
+      std::string rejected;
+      std::ostringstream measured;
+      measured << std::fixed << std::setprecision(2);
+      for (const auto& requirement : step.bar) {
+        const Measurement m = measure_at<Lab>(previous, requirement.at);
+        measured << m.speedup() << "x, " << m.percent_of_reference() << "% of " << m.reference.name << " at "
+                 << Lab::describe(previous, requirement.at) << "; ";
+        if (rejected.empty()) rejected = requirement_failure<Lab>(previous, requirement, m);
+      }
+      INFO(previous.id, " measured: ", measured.str());
+      CHECK_MESSAGE(!rejected.empty(), "bar ", step.id, " (", describe_bar<Lab>(step), ") does not discriminate: the solution of ",
+                    previous.id, " clears it");
+      if (previous.experiment == nullptr) break;  // past an experiment step, check the one before it too
+    }
+  }
+}
+
+}  // namespace workbook

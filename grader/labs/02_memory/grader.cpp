@@ -1,0 +1,199 @@
+// Grader for lab 02_memory: hide memory latency with fewer threads.
+//
+// The lab's facts for the step-grading skeleton (grader/harness/skeleton.h), which does the rest.
+// Every step copies n floats. It is checked on fresh random inputs of many sizes, then timed
+// against the baseline (one float per thread) and against cudaMemcpyAsync on the same buffers, at
+// several occupancies. Occupancy is set the way Volkov did: dynamic shared memory the kernel never
+// uses limits the blocks per SM. The oracle of a copy is its input, so correctness is bit-exact.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "baseline.h"
+#include "memory.h"
+#include "skeleton.h"
+
+namespace {
+
+using memory_lab::CopyProblem;
+
+// Where a kernel is measured: its block size, and how many blocks the padding lets onto one SM
+// (0: no padding, as many as the kernel's own resources allow).
+struct LaunchShape {
+  int threads_per_block;
+  int blocks_per_sm;
+
+  std::size_t padding_bytes() const { return blocks_per_sm == 0 ? 0 : workbook::occupancy_padding_bytes(blocks_per_sm); }
+  // The occupancy the padding allows; the kernel's registers may allow less.
+  double occupancy_percent() const {
+    const double max_warps = workbook::device_facts().max_threads_per_sm / 32.0;
+    const double warps = blocks_per_sm == 0 ? max_warps : blocks_per_sm * threads_per_block / 32.0;
+    return 100.0 * std::min(warps, max_warps) / max_warps;
+  }
+  std::string describe() const {
+    std::ostringstream text;
+    if (blocks_per_sm == 0) {
+      text << threads_per_block << " thr, full occ.";
+    } else {
+      text << std::setprecision(3) << occupancy_percent() << "% occ. (" << threads_per_block << " thr x "
+           << blocks_per_sm << " blk/SM)";
+    }
+    return text.str();
+  }
+  bool operator==(const LaunchShape&) const = default;
+};
+
+// On a GPU with 64 warps per SM (every one since Volta), four warps are 6.25%.
+constexpr LaunchShape kLowOccupancy{128, 1};
+constexpr LaunchShape kQuarterOccupancy{128, 4};
+constexpr LaunchShape kFullOccupancy{128, 16};
+constexpr LaunchShape kFinalShape{256, 0};
+
+constexpr std::size_t kTimedFloats = std::size_t{1} << 26;  // 256 MiB each way, five times the L2
+
+struct MemoryLab {
+  using Problem = CopyProblem;
+  using Condition = LaunchShape;
+  using Step = workbook::Step<Problem, Condition>;
+  struct CaseSpec {
+    std::size_t n;
+    LaunchShape shape;
+  };
+  static constexpr const char* kName = "02_memory";
+
+  // The bars, calibrated on an H100 (solutions/02_memory/NOTES.md; the handout lists the same).
+  // Each is one that the previous step's reference solution fails ("02_memory bars" checks it).
+  static const std::vector<Step>& steps() {
+    static const std::vector<Step> all = {
+        {"02.1", "several floats per thread", memory_lab::copy_several_floats, {{kLowOccupancy, 2.5}}},
+        {"02.2", "float2 loads", memory_lab::copy_float2, {{kLowOccupancy, 4.5}}},
+        {"02.3", "float4 loads", memory_lab::copy_float4, {{kLowOccupancy, 7.0}}},
+        {"02.4", "many float4 at low occupancy", memory_lab::copy_many_float4, {{kLowOccupancy, 10.0, 85.0}}},
+        {"02.5", "at memcpy speed", memory_lab::copy_at_memcpy_speed, {{kFinalShape, 1.0, 98.0}}},
+    };
+    return all;
+  }
+  static Condition default_condition() { return kLowOccupancy; }
+  static workbook::Reference reference() { return {"cudaMemcpy", true}; }
+  static std::string describe(const Step&, const Condition& shape) { return shape.describe(); }
+  // Every step is also shown at a quarter and at full occupancy: Volkov's curve, row by row.
+  static std::vector<Condition> info_conditions(const Step&) { return {kLowOccupancy, kQuarterOccupancy, kFullOccupancy}; }
+
+  static std::vector<CaseSpec> correctness_cases() {
+    std::vector<std::size_t> sizes = {0, 1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 63, 64, 65, 1000};
+    // One less than, exactly, and one more than the work of a block, for the block sizes the grader
+    // uses and the per-thread work of every step (1, 4, 8 and 16 floats, 16 float4).
+    for (std::size_t threads : {128, 256})
+      for (std::size_t floats_per_thread : {1, 4, 8, 16, 64}) {
+        const std::size_t tile = threads * floats_per_thread;
+        sizes.insert(sizes.end(), {tile - 1, tile, tile + 1});
+      }
+    // A large size that is a multiple of nothing useful (left out under compute-sanitizer).
+    if (!workbook::session().correctness_only) sizes.push_back((std::size_t{1} << 24) + 1001);
+    // Three block sizes, so that a kernel that assumes one is caught.
+    std::vector<CaseSpec> cases;
+    for (const LaunchShape& shape : {kLowOccupancy, LaunchShape{256, 0}, LaunchShape{32, 0}})
+      for (std::size_t n : sizes) cases.push_back({n, shape});
+    return cases;
+  }
+
+  static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {
+    auto c = std::make_unique<workbook::Case<Problem>>();
+    c->where = "n = " + std::to_string(spec.n) + " at " + spec.shape.describe();
+    const float* in = c->arrays.input("in", spec.n);
+    float* out = c->arrays.output("out", spec.n);
+    c->problem = {in, out, spec.n, spec.shape.threads_per_block, spec.shape.padding_bytes()};
+    c->check_output = [c = c.get(), in, out] {
+      const workbook::Comparison result = workbook::compare(c->arrays.download(out), c->arrays.values_of(in), {});
+      return result.describe(workbook::Tolerance{});
+    };
+    return c;
+  }
+
+  static std::unique_ptr<workbook::Timed<Problem>> timed(const Condition& shape) {
+    auto t = std::make_unique<workbook::Timed<Problem>>();
+    const float* in = t->arrays.input("in", kTimedFloats);
+    float* out = t->arrays.output("out", kTimedFloats);
+    float* reference_out = t->arrays.scratch(kTimedFloats);
+    t->problem = {in, out, kTimedFloats, shape.threads_per_block, shape.padding_bytes()};
+    const CopyProblem for_baseline{in, reference_out, kTimedFloats, shape.threads_per_block, shape.padding_bytes()};
+    t->baseline = [for_baseline](cudaStream_t s) { memory_baseline::copy_one_float_per_thread(for_baseline, s); };
+    t->reference = [in, reference_out](cudaStream_t s) {
+      CUDA_CHECK(cudaMemcpyAsync(reference_out, in, kTimedFloats * sizeof(float), cudaMemcpyDeviceToDevice, s));
+    };
+    // The truth is what the generator put in `in`, whatever the kernel did to `in` since.
+    t->check_output = [t = t.get(), in, out](cudaStream_t s, workbook::DeviceMismatches* result) {
+      workbook::count_changed_from_random(out, kTimedFloats, t->arrays.seed_of(in), result, s);
+    };
+    t->bytes = 2.0 * kTimedFloats * sizeof(float);
+    return t;
+  }
+
+  // The lesson is the occupancy: a step measured at 6.25% must run there.
+  static std::string extra_requirement(const Step&, const Condition& shape, const workbook::Measurement& m) {
+    const double occupancy = 100.0 * m.resources->occupancy;
+    if (shape.blocks_per_sm == 0 || occupancy <= shape.occupancy_percent() + 1e-9) return "";
+    std::ostringstream why;
+    why << std::fixed << std::setprecision(2) << "the kernel ran at " << occupancy << "% occupancy but this step is measured at "
+        << shape.occupancy_percent() << "%: launch it with problem.occupancy_padding_bytes of dynamic shared memory";
+    return why.str();
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Benchmark: Volkov's slides 31-40 redrawn on this GPU, fraction of memcpy against occupancy.
+
+void bench(const std::string& csv_path) {
+  std::ofstream csv(csv_path);
+  if (!csv) throw std::runtime_error("cannot write " + csv_path);
+  csv << "step,bytes_per_thread,threads_per_block,blocks_per_sm,occupancy_percent,time_ms,gb_per_s,percent_of_memcpy\n";
+  std::vector<MemoryLab::Step> curves = {{"baseline", "one float per thread", memory_baseline::copy_one_float_per_thread, {}}};
+  curves.insert(curves.end(), MemoryLab::steps().begin(), MemoryLab::steps().end());
+  for (const MemoryLab::Step& step : curves) {
+    for (int blocks_per_sm : {1, 2, 3, 4, 6, 8, 12, 16}) {
+      const LaunchShape shape{128, blocks_per_sm};
+      const std::string failure = workbook::failure_of([&] {
+        const workbook::Measurement m = workbook::measure_at<MemoryLab>(step, shape);
+        if (!m.failure.empty()) return m.failure;
+        const double bytes_per_thread = static_cast<double>(kTimedFloats * sizeof(float)) /
+                                        (double(m.resources->grid_blocks) * m.resources->threads_per_block);
+        csv << step.name() << ',' << bytes_per_thread << ',' << shape.threads_per_block << ',' << blocks_per_sm << ','
+            << 100.0 * m.resources->occupancy << ',' << m.candidate_ms << ',' << m.rate() << ','
+            << m.percent_of_reference() << '\n';
+        std::cout << std::left << std::setw(40) << step.name() << std::setw(34) << shape.describe() << std::fixed
+                  << std::setprecision(0) << std::setw(7) << m.rate() << " GB/s " << std::setprecision(1)
+                  << m.percent_of_reference() << "% of memcpy\n";
+        return std::string();
+      });
+      if (!failure.empty()) {
+        std::cout << step.name() << ": skipped (" << failure << ")\n";
+        break;
+      }
+    }
+  }
+}
+
+const bool kBenchRegistered = workbook::register_bench(MemoryLab::kName, bench);
+
+}  // namespace
+
+TEST_SUITE("02_memory") {
+  TEST_CASE("02.1 several floats per thread") { workbook::grade_step<MemoryLab>("02.1"); }
+  TEST_CASE("02.2 float2 loads") { workbook::grade_step<MemoryLab>("02.2"); }
+  TEST_CASE("02.3 float4 loads") { workbook::grade_step<MemoryLab>("02.3"); }
+  TEST_CASE("02.4 many float4 at low occupancy") { workbook::grade_step<MemoryLab>("02.4"); }
+  TEST_CASE("02.5 at memcpy speed") { workbook::grade_step<MemoryLab>("02.5"); }
+}
+
+// Run on the reference solution only.
+TEST_SUITE("02_memory bars") {
+  TEST_CASE("02_memory bars reject the previous step") { workbook::check_bars_discriminate<MemoryLab>(); }
+}

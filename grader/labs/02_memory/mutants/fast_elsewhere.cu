@@ -1,0 +1,12 @@
+// Defence mutant [ceiling]: honest where the bar is judged (low occupancy, large padding), but
+// wherever the occupancy is high it moves the copy onto a stream of its own, out of the timer's
+// sight. Its rows at a quarter and at full occupancy then show several times cudaMemcpy's speed:
+// rows that nobody's bar judges, and that are impossible. (The [outside-timer] defence catches the
+// other stream first; this mutant proves that the ceiling catches it where that defence is off.)
+#include "every_step.h"
+#include "honest_copy.cuh"
+
+void memory_mutant::wrong_copy(const memory_lab::CopyProblem& p, cudaStream_t stream) {
+  constexpr std::size_t kHighOccupancyPadding = 64 * 1024;  // below this, more than a few blocks fit per SM
+  honest_copy(p, p.n, p.occupancy_padding_bytes < kHighOccupancyPadding ? own_stream() : stream);  // the defect
+}

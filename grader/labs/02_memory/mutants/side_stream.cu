@@ -1,0 +1,9 @@
+// Defence mutant [outside-timer]: the copy is launched, through workbook::launch, on a stream of
+// the launcher's own. The grader's timer only sees the stream it gave, so the copy would look
+// free; the launch log shows the other stream.
+#include "every_step.h"
+#include "honest_copy.cuh"
+
+void memory_mutant::wrong_copy(const memory_lab::CopyProblem& p, cudaStream_t) {
+  honest_copy(p, p.n, own_stream());  // the defect: not the stream it was given
+}
