@@ -1,0 +1,18 @@
+// Lab 04's device-side check (check.cu): every element of C against a double-precision product on
+// the GPU, with the tolerance of oracle.h. Used after every timed call and for the correctness
+// shapes too large for the CPU oracle. Plain C++.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "buffers.h"
+#include "oracle.h"
+
+namespace sgemm_check {
+
+// Adds to *result every element of c (m x n) farther from the double-precision A B than
+// `tolerance` allows (NaN included). A is m x k, B is k x n, all row-major.
+void count_outside_tolerance(const float* a, const float* b, const float* c, int m, int n, int k,
+                             sgemm_oracle::Tolerance tolerance, workbook::DeviceMismatches* result, cudaStream_t stream);
+
+}  // namespace sgemm_check
