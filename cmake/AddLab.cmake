@@ -3,7 +3,7 @@
 #         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
-#         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>])
+#         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>])
 #
 # One call per lab builds, from the files the layout puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
@@ -33,10 +33,11 @@
 # contain a WIDE_LOADS part, the starter's exported symbols equal to the solution's, no vendor
 # library in student code; VENDOR_MUTANT names a mutant that uses one (it alone links cuBLAS), and
 # a second static test proves the check catches it. GRADER_LIBRARIES are linked into the grader
-# alone (lab 04's cuBLAS, the line to beat).
+# alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's steps that
+# REPEAT_TEST_CASES selects (default: all) five times, with five seeds: the verdicts must agree.
 function(add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
-    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;VENDOR_MUTANT;SANITIZE_TEST_CASES"
+    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;VENDOR_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
     "MUTANTS;DEFENCE_MUTANTS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
@@ -101,6 +102,15 @@ function(add_lab lab)
   endif()
 
   string(SUBSTRING "${lab}" 0 2 number)
+  if(WORKBOOK_HAVE_SOLUTIONS)
+    if(NOT LAB_REPEAT_TEST_CASES)
+      set(LAB_REPEAT_TEST_CASES "${number}.*")
+    endif()
+    set(name "${lab}.repeat: the solution graded 5 times gets the same verdicts")
+    add_test(NAME "${name}" COMMAND "${root}/grader/tests/repeat_verdicts.sh" 5 "$<TARGET_FILE:grade_${lab}_solution>"
+                                    "--test-case=${LAB_REPEAT_TEST_CASES}")
+    set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};repeat" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endif()
   if(NOT LAB_SANITIZE_TEST_CASES)
     set(LAB_SANITIZE_TEST_CASES "${number}.*")
   endif()
