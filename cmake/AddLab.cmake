@@ -22,8 +22,8 @@
 # A DEFENCE_MUTANT cheats in one way that one defence (grader/harness/defences.h) exists to catch,
 # on the steps it is fast enough to clear. Two tests prove the defence: with every defence on, each
 # of those steps must fail naming it ("[defence]"); with that defence off (--without), the mutant must
-# clear them, or it proves nothing. also-without: defences off in both tests (a defence that backs
-# up another one is proved with the first one off).
+# clear them, or it proves nothing. also-without: defences off in both tests, comma-separated (where
+# two defences catch one cheat, each is proved with the other off).
 #
 # Each *CHECK_MUTANT names a mutant whose defect compute-sanitizer's tool finds: a `sanitize` test
 # runs the tool on it (it must report an error) and on the solution (it must report none), over the

@@ -7,8 +7,9 @@ namespace workbook {
 namespace {
 
 // How much longer than the trusted works' the candidate's host clock may run past its event
-// clock: the jitter of two device synchronizations, measured on the H100 (docs/integrity.md),
-// plus a fraction of the call for the host's launch work that the event clock does not see.
+// clock: a launcher's own host time (launching three kernels, asking the occupancy API) and the
+// jitter of two device synchronizations, measured on the H100 (docs/integrity.md), plus a small
+// fraction of the call.
 constexpr double kOverrunSlackMs = 0.02;
 constexpr double kOverrunSlackFraction = 0.03;
 
@@ -116,6 +117,11 @@ std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaS
 }
 
 std::string work_outside_timer(const Timing& candidate, const std::vector<Timing>& trusted) {
+  if (candidate.waits > 0)
+    return tagged(Defence::kOutsideTimer,
+                  std::to_string(candidate.waits) + " of the timed calls waited for the device before returning (a "
+                  "synchronization, a blocking copy, cudaFree): a launcher only puts work on its stream, and leaves "
+                  "the waiting to its caller");
   double trusted_overrun = 0;
   for (const Timing& t : trusted) trusted_overrun = std::max(trusted_overrun, t.median_overrun_ms);
   const double hidden = candidate.median_overrun_ms - trusted_overrun;

@@ -1,7 +1,9 @@
-// Defence mutant [outside-timer]: the copy is launched with <<<>>> on a stream of the launcher's
-// own, so the launch log never hears of it, and left running when the launcher returns; a token
-// kernel goes through workbook::launch on the given stream. Only the second clock sees the copy:
-// the device stays busy long after the timed stream's stop event.
+// Defence mutant [outside-timer]: a token kernel goes through workbook::launch on the given stream;
+// the copy itself is launched with <<<>>> on a stream of the launcher's own, made to wait for the
+// token (an event), and is still running when the token, and so the timed stream, is done. Only
+// the second clock sees it: the device stays busy long after the stop event. (The graph capture of
+// the [unrecorded-launch] audit follows the event onto the other stream and catches it too, so the
+// test proves the second clock with the audit off.)
 #include "every_step.h"
 #include "honest_copy.cuh"
 
@@ -10,9 +12,17 @@ __global__ void token_kernel() {}
 }  // namespace
 
 void memory_mutant::wrong_copy(const memory_lab::CopyProblem& p, cudaStream_t stream) {
-  workbook::allow_dynamic_shared_memory(honest_copy_kernel, p.occupancy_padding_bytes);
-  if (p.n > 0)  // the defect: the real work, unrecorded, on another stream
-    honest_copy_kernel<<<honest_grid(p.n, p.threads_per_block), p.threads_per_block, p.occupancy_padding_bytes,
-                         own_stream()>>>(p.in, p.out, p.n);
+  static cudaEvent_t token_done = [] {
+    cudaEvent_t e = nullptr;
+    CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    return e;
+  }();
   workbook::launch(token_kernel, dim3(1), dim3(p.threads_per_block), p.occupancy_padding_bytes, stream);
+  if (p.n == 0) return;
+  CUDA_CHECK(cudaEventRecord(token_done, stream));
+  CUDA_CHECK(cudaStreamWaitEvent(own_stream(), token_done));
+  workbook::allow_dynamic_shared_memory(honest_copy_kernel, p.occupancy_padding_bytes);
+  // The defect: the real work, unrecorded, on another stream, left running.
+  honest_copy_kernel<<<honest_grid(p.n, p.threads_per_block), p.threads_per_block, p.occupancy_padding_bytes,
+                       own_stream()>>>(p.in, p.out, p.n);
 }

@@ -44,13 +44,61 @@ class Event {
 
 using Clock = std::chrono::steady_clock;
 
+// Spins until the host's flag reaches `ticket`, or until `timeout_ns` have passed (then it says so
+// in *timed_out): a launcher that waits for the device inside its call would otherwise wait for
+// this kernel, which waits for the host, forever.
+__global__ void wait_for_host_kernel(const volatile unsigned* flag, unsigned ticket, unsigned long long timeout_ns,
+                                     volatile unsigned* timed_out) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (*flag < ticket) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > timeout_ns) {
+      *timed_out = ticket;
+      return;
+    }
+    __nanosleep(200);
+  }
+}
+
+// Holds a stream until the host opens it. A timed call is queued behind the gate, so that its
+// start event fires only once the launcher has returned and all its work is queued: the event
+// clock then times the GPU's work alone, as it would in a program that queues ahead, and not
+// the host's launch latency (a few microseconds, which the shortest steps would feel).
+class HostGate {
+ public:
+  HostGate() {
+    CUDA_CHECK(cudaHostAlloc(&flags_, 2 * sizeof(unsigned), cudaHostAllocMapped));
+    flags_[0] = flags_[1] = 0;
+    CUDA_CHECK(cudaHostGetDevicePointer(&device_flags_, flags_, 0));
+  }
+  ~HostGate() { cudaFreeHost(flags_); }
+  HostGate(const HostGate&) = delete;
+  HostGate& operator=(const HostGate&) = delete;
+
+  void close(cudaStream_t stream) {
+    constexpr unsigned long long kTimeoutNs = 50'000'000;  // 50 ms
+    wait_for_host_kernel<<<1, 1, 0, stream>>>(device_flags_, ++ticket_, kTimeoutNs, device_flags_ + 1);
+    CUDA_CHECK(cudaGetLastError());
+  }
+  void open() { __atomic_store_n(&flags_[0], ticket_, __ATOMIC_RELEASE); }
+  // Whether the last gate gave up waiting: the call in between waited for the device.
+  bool gave_up() const { return __atomic_load_n(&flags_[1], __ATOMIC_ACQUIRE) == ticket_; }
+
+ private:
+  unsigned* flags_ = nullptr;  // [0]: the ticket the host let through; [1]: the last ticket that timed out
+  unsigned* device_flags_ = nullptr;
+  unsigned ticket_ = 0;
+};
+
 }  // namespace
 
 std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaStream_t stream,
                                      const TimingOptions& options) {
   L2Flusher flusher;
+  HostGate gate;
   const std::size_t count = works.size();
-  std::vector<int> calls(count, 0);
+  std::vector<int> calls(count, 0), waits(count, 0);
   std::vector<std::vector<double>> samples(count), overruns(count);
   Event start, stop;
   // One call of work w, warm-up or timed alike: the hooks around it, and both clocks.
@@ -58,15 +106,18 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     if (works[w].before) works[w].before(stream, calls[w]);
     if (options.flush_l2) flusher.flush(stream);
     CUDA_CHECK(cudaDeviceSynchronize());  // the whole device idle: nothing earlier runs into this call
+    gate.close(stream);
     const auto host_start = Clock::now();
     CUDA_CHECK(cudaEventRecord(start.get(), stream));
     works[w].run(stream);
     CUDA_CHECK(cudaEventRecord(stop.get(), stream));
+    gate.open();
     CUDA_CHECK(cudaDeviceSynchronize());  // every stream, not only the timed one
     const double host_ms = std::chrono::duration<double, std::milli>(Clock::now() - host_start).count();
     if (works[w].after) works[w].after(stream, calls[w]);
     ++calls[w];
     if (!timed) return;
+    waits[w] += gate.gave_up();
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     samples[w].push_back(ms);
@@ -90,7 +141,7 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   std::vector<Timing> result;
   for (std::size_t w = 0; w < count; ++w)
     result.push_back({median(samples[w]), relative_standard_error(samples[w]), static_cast<int>(samples[w].size()),
-                      calls[w], median(overruns[w])});
+                      calls[w], median(overruns[w]), waits[w]});
   return result;
 }
 
