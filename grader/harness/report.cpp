@@ -136,8 +136,11 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
       verdict.summary = row.reason;
     } else if (row.result == "PASS" && first) {
       verdict.passed = true;
-      verdict.summary = row.bar + ": measured " + fixed(row.speedup, 2) + "x, " + fixed(row.percent_of_peak, 1) +
-                        "% of " + (row.reference.empty() ? "the reference" : row.reference) + " at " + row.measured_at;
+      if (std::isnan(row.speedup))  // nothing timed (--correctness-only): the row says what was checked
+        verdict.summary = row.reason;
+      else
+        verdict.summary = row.bar + ": measured " + fixed(row.speedup, 2) + "x, " + fixed(row.percent_of_peak, 1) +
+                          "% of " + (row.reference.empty() ? "the reference" : row.reference) + " at " + row.measured_at;
     }
   }
   return result;

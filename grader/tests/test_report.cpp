@@ -47,6 +47,16 @@ TEST_CASE("a passing step's summary names what its percentage is of") {
   CHECK(result[0].summary == ">= 3x: measured 3.25x, 70.5% of cudaMemcpy at occupancy 6.25%");
 }
 
+TEST_CASE("a step checked for correctness only says so, not what it did not measure") {
+  StepRow row = judged("02.1", "PASS", "correct on every shape checked; nothing timed");
+  row.speedup = kNotMeasured;
+  row.percent_of_peak = kNotMeasured;
+  const std::vector<StepVerdict> result = verdicts({row});
+  REQUIRE(result.size() == 1);
+  CHECK(result[0].passed);
+  CHECK(result[0].summary == "correct on every shape checked; nothing timed");
+}
+
 TEST_CASE("malformed rows are refused, not half-read") {
   CHECK_THROWS_AS(from_line("too\tfew"), std::invalid_argument);
   std::string line = to_line(judged("s", "PASS"));

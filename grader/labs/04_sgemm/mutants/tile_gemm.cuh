@@ -15,7 +15,7 @@ constexpr int kRowsPerPass = kTile / kOutputs;
 
 struct Fp32 {  // honest: nothing narrowed
   __device__ static float input(float x) { return x; }
-  __device__ static float after_tile(float sum) { return sum; }
+  __device__ static float after_tile(float sum, int) { return sum; }
 };
 
 // Rows [first_row, first_row + rows) of C = A B.
@@ -36,7 +36,7 @@ __global__ void tile_gemm_kernel(const float* __restrict__ a, const float* __res
     __syncthreads();
     for (int kk = 0; kk < kTile; ++kk)
       for (int r = 0; r < kOutputs; ++r) sum[r] = fmaf(a_tile[y + r * kRowsPerPass][kk], b_tile[kk][x], sum[r]);
-    for (int r = 0; r < kOutputs; ++r) sum[r] = Precision::after_tile(sum[r]);
+    for (int r = 0; r < kOutputs; ++r) sum[r] = Precision::after_tile(sum[r], k0 / kTile);
     __syncthreads();
   }
   for (int r = 0; r < kOutputs; ++r) {
