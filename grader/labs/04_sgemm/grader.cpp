@@ -216,7 +216,8 @@ struct SgemmLab {
       const std::vector<float> got = c->arrays.download(out);
       if (double(s.m) * s.n * s.k <= kCpuCheckLimit) return compare_on_cpu(got, c->arrays.values_of(a), c->arrays.values_of(b), s);
       workbook::RunChecks check(1);
-      sgemm_check::count_outside_tolerance(a, b, out, s.m, s.n, s.k, tolerance_for(s.k), check.slot(0), workbook::session().stream);
+      sgemm_check::count_outside_tolerance(c->arrays.seed_of(a), c->arrays.seed_of(b), out, s.m, s.n, s.k, tolerance_for(s.k),
+                                           check.slot(0), workbook::session().stream);
       const workbook::DeviceMismatches found = check.download().front();
       if (found.count == 0) return std::string();
       return describe_element(got, c->arrays.values_of(a), c->arrays.values_of(b), s, found.first, found.count);
@@ -234,9 +235,10 @@ struct SgemmLab {
     const GemmProblem for_reference{a, b, reference_c, s.m, s.n, s.k};
     t->baseline = [for_reference](cudaStream_t st) { sgemm_baseline::sgemm_naive(for_reference, st); };
     t->reference = [for_reference](cudaStream_t st) { cublas_sgemm(for_reference, st); };
-    // Reads A and B as they are now: a kernel that changed them is caught by the input check.
-    t->check_output = [a, b, c, s](cudaStream_t st, workbook::DeviceMismatches* result) {
-      sgemm_check::count_outside_tolerance(a, b, c, s.m, s.n, s.k, tolerance_for(s.k), result, st);
+    // The truth is the product of what the generator drew, whatever the kernel did to A and B since.
+    t->check_output = [t = t.get(), a, b, c, s](cudaStream_t st, workbook::DeviceMismatches* result) {
+      sgemm_check::count_outside_tolerance(t->arrays.seed_of(a), t->arrays.seed_of(b), c, s.m, s.n, s.k, tolerance_for(s.k),
+                                           result, st);
     };
     t->flops = s.flops();
     t->bytes = 4.0 * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n);
@@ -325,16 +327,17 @@ TEST_SUITE("04_sgemm reference") {
       CUDA_CHECK(cudaDeviceSynchronize());
       REQUIRE_MESSAGE(c->check_output().empty(), "the CPU oracle rejects cuBLAS at ", s.describe());
       workbook::RunChecks checks(2);
-      sgemm_check::count_outside_tolerance(c->problem.a, c->problem.b, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k),
-                                           checks.slot(0), stream);
+      const std::uint64_t a_seed = c->arrays.seed_of(c->problem.a), b_seed = c->arrays.seed_of(c->problem.b);
+      sgemm_check::count_outside_tolerance(a_seed, b_seed, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k), checks.slot(0),
+                                           stream);
       // One element moved by ten times its tolerance (computed on the CPU): the GPU must see it.
       const std::vector<float> a = c->arrays.values_of(c->problem.a), b = c->arrays.values_of(c->problem.b);
       const int i = s.m / 2, j = s.n / 3;
       const sgemm_oracle::Row row = sgemm_oracle::row_of_product(a, b, s.m, s.n, s.k, i);
       const float moved = float(row.value[j] + 10 * tolerance_for(s.k).allowed(row.squares[j], row.magnitude[j]));
       CUDA_CHECK(cudaMemcpy(c->problem.c + std::size_t(i) * s.n + j, &moved, sizeof moved, cudaMemcpyHostToDevice));
-      sgemm_check::count_outside_tolerance(c->problem.a, c->problem.b, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k),
-                                           checks.slot(1), stream);
+      sgemm_check::count_outside_tolerance(a_seed, b_seed, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k), checks.slot(1),
+                                           stream);
       const std::vector<workbook::DeviceMismatches> found = checks.download();
       CHECK_MESSAGE(found[0].count == 0, s.describe(), ": the GPU check rejects what the CPU oracle accepts");
       CHECK_MESSAGE(found[1].count == 1, s.describe(), ": the GPU check found ", found[1].count, " wrong elements, not 1");
