@@ -150,8 +150,9 @@ std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launche
 std::string audit_launches(const std::function<void(cudaStream_t)>& call, cudaStream_t stream);
 // [outside-timer]: a launch on a stream other than the one the launcher was given.
 std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream);
-// [outside-timer]: the host clock ran over the event clock by more than the trusted works' did.
-std::string work_outside_timer(const Timing& candidate, const std::vector<Timing>& trusted);
+// [outside-timer]: the call waited for the device, or the host clock ran over the event clock by
+// more than the baseline's did.
+std::string work_outside_timer(const Timing& candidate, const Timing& baseline);
 // [remembered-work] / [input-changed]: the first timed call whose device check found something.
 // `every_call`: each call had fresh inputs and was checked; otherwise only the last one was.
 std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
@@ -223,7 +224,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.failure = first_of({
       m.failure,
       defence_enabled(Defence::kOutsideTimer) ? off_stream : "",
-      defence_enabled(Defence::kOutsideTimer) ? work_outside_timer(timings[1], {timings[0], timings[2]}) : "",
+      defence_enabled(Defence::kOutsideTimer) ? work_outside_timer(timings[1], timings[0]) : "",
       first_failed_call(output_checks.download(), input_checks.download(), fresh ? timings[1].calls : 1, fresh),
       guards,
       m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
