@@ -47,7 +47,12 @@ inline std::optional<Defence> defence_named(std::string_view name) {
 
 // "[name] why": the form of every failure a defence reports.
 inline std::string tagged(Defence defence, const std::string& why) {
-  return "[" + std::string(name_of(defence)) + "] " + why;
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "[" + std::string(...).
+  std::string text = "[";
+  text += name_of(defence);
+  text += "] ";
+  text += why;
+  return text;
 }
 
 // Whether a defence is on in this process (all are, unless a test switched one off).

@@ -4,6 +4,8 @@
 // A lab supplies only its own facts, as a struct of types and static functions (see
 // grader/labs/02_memory/grader.cpp for the smallest):
 //   Problem, Condition                 its launchers' argument; where a measurement is taken
+//   Step, CaseSpec                     workbook::Step<Problem, Condition>; what one correctness
+//                                      case is (a size, a shape, offsets)
 //   kName, steps()                     "02_memory"; the steps table: id, title, launcher, bar
 //   default_condition()                where a bar is measured unless it says otherwise
 //   describe(step, condition)          the row's "measured at" text
