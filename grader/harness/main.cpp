@@ -96,7 +96,7 @@ Options parse(int argc, char** argv) {
       const std::optional<Defence> defence = defence_named(name);
       if (!defence) {
         std::string known;
-        for (Defence d : kAllDefences) known += " " + std::string(name_of(d));
+        for (Defence d : kAllDefences) (known += ' ') += name_of(d);
         throw std::invalid_argument("--without takes a defence, one of" + known + "; not '" + name + "'");
       }
       o.disabled.insert(*defence);
