@@ -73,6 +73,38 @@ struct Options {
 
 bool starts_with(const char* arg, const char* prefix) { return std::strncmp(arg, prefix, std::strlen(prefix)) == 0; }
 
+// The grader's own flags, for --help (doctest lists its own after them).
+constexpr const char* kUsage = R"(grader flags:
+  --seed=N               replay a run's random inputs (every run prints its seed)
+  --test-case=NAME       grade one step ("02.1 several floats per thread"; wildcards: "02.1 *")
+  --rows=FILE            append the result rows to FILE (the workbook script collects them)
+  --summarize=FILE       print the scorecard of the rows in FILE, and exit (no GPU needed)
+  --json=FILE            with --summarize: also write Gradescope's results.json
+  --junit=FILE           with --summarize: also write JUnit XML
+  --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
+  --correctness-only     check the steps on small shapes and time nothing (under compute-sanitizer)
+  --exact-allocations    no guard regions around arrays (so memcheck sees one element past the end)
+  --expect-reject        pass only if every test case fails, cleanly (mutants, starters)
+  --expect-reason=TEXT   --expect-reject, and every step's failure must name TEXT ("[guard]")
+  --without=DEFENCE      switch one integrity defence off (the mutant tests' proofs only)
+  --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
+)";
+
+// The doctest options the grader passes on; anything else that starts with '-' is a mistake that
+// doctest would silently ignore, so it is refused.
+bool doctest_option(const char* a) {
+  for (const char* option : {"--test-case=", "-tc=", "--test-case-exclude=", "-tce=", "--test-suite=", "-ts=",
+                             "--test-suite-exclude=", "-tse=", "--list-test-cases", "-ltc", "--list-test-suites",
+                             "-lts", "--count", "-c", "--help", "-h", "-?", "--version", "-v", "--success", "-s",
+                             "--no-colors", "-nc", "--duration", "-d", "--reporters=", "-r=", "--out=", "-o=",
+                             "--abort-after=", "-aa=", "--no-exitcode", "-ne"}) {
+    const std::size_t length = std::strlen(option);
+    if (std::strncmp(a, option, length) == 0 && (option[length - 1] == '=' || a[length] == '\0' || a[length] == '='))
+      return true;
+  }
+  return false;
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   o.doctest_args.push_back(argv[0]);
@@ -112,6 +144,10 @@ Options parse(int argc, char** argv) {
       if (used == 0 || used != text.size() || text[0] == '-')
         throw std::invalid_argument("--seed takes a non-negative whole number, not '" + text + "'");
       o.seed_given = true;
+    } else if (std::strcmp(a, "--seed") == 0) {
+      throw std::invalid_argument("--seed takes its value after '=': --seed=N");
+    } else if (a[0] == '-' && !doctest_option(a)) {
+      throw std::invalid_argument(std::string("unknown flag '") + a + "' (--help lists the grader's flags)");
     } else {
       o.doctest_args.push_back(a);
       // Queries answer from the test registry alone: no CUDA, so they work on any machine.
@@ -125,21 +161,36 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
+// Writes one result file with `write`, or says why it cannot: a grading whose results vanish
+// silently is worse than one that fails.
+template <typename Write>
+bool write_file(const std::string& path, Write&& write) {
+  std::ofstream out(path);
+  if (out) write(out);
+  if (out) out.close();
+  if (!out) std::cerr << "error: cannot write " << path << '\n';
+  return static_cast<bool>(out);
+}
+
 int summarize(const Options& o) {
-  const std::vector<StepRow> rows = read_rows(o.summarize_path);
+  std::vector<StepRow> rows;
+  try {
+    rows = read_rows(o.summarize_path);
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << o.summarize_path << " is not a results file: " << error.what() << '\n';
+    return 1;
+  }
   if (rows.empty()) {
     std::cerr << "no results in " << o.summarize_path << '\n';
     return 1;
   }
   print_table(std::cout, rows);
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    write_gradescope_json(out, rows);
-  }
-  if (!o.junit_path.empty()) {
-    std::ofstream out(o.junit_path);
-    write_junit(out, rows);
-  }
+  bool written = true;
+  if (!o.json_path.empty())
+    written = write_file(o.json_path, [&](std::ostream& out) { write_gradescope_json(out, rows); }) && written;
+  if (!o.junit_path.empty())
+    written = write_file(o.junit_path, [&](std::ostream& out) { write_junit(out, rows); }) && written;
+  if (!written) return 1;
   for (const StepVerdict& v : verdicts(rows))
     if (!v.passed) return 1;
   return 0;
@@ -190,7 +241,11 @@ int main(int argc, char** argv) {
 
   doctest::Context context;
   context.applyCommandLine(static_cast<int>(options.doctest_args.size()), options.doctest_args.data());
-  if (!options.touches_cuda) return context.run();
+  if (context.shouldExit() || !options.touches_cuda) {
+    for (const char* a : options.doctest_args)
+      if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "-?") == 0) std::cout << kUsage << '\n';
+    return context.run();
+  }
 
   if (const std::string reason = why_no_gpu(); !reason.empty()) {
     std::cout << "[workbook] skipped: grading needs a CUDA GPU (" << reason << ")\n";
@@ -223,7 +278,14 @@ int main(int argc, char** argv) {
     std::cout << '\n';
     print_table(std::cout, session().rows);
   }
-  if (!options.rows_path.empty()) append_rows(options.rows_path, session().rows);
+  if (!options.rows_path.empty()) {
+    try {
+      append_rows(options.rows_path, session().rows);
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return 1;
+    }
+  }
 
   if (options.expect_reject) {
     // A mutant or an untouched starter: every test case must fail, and fail cleanly (we got here).

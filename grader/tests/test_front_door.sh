@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The front door as a new student or instructor meets it: every mistake gets a clear message and
+# one of the documented exit codes (0, 1, 2, 3, 77), from any folder. CPU only: nothing is graded.
+#   test_front_door.sh ROOT GRADER      ROOT: the workbook's folder; GRADER: any built grader binary
+set -u
+root=$1 grader=$2
+failures=0
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# expect CODE TEXT COMMAND...: COMMAND exits with CODE and prints TEXT (stdout or stderr).
+expect() {
+  local code=$1 text=$2
+  shift 2
+  local output status=0
+  output=$("$@" 2>&1) || status=$?
+  if [ "$status" -ne "$code" ] || [[ "$output" != *"$text"* ]]; then
+    echo "FAIL: $* exited $status (want $code) and printed:"
+    printf '%s\n' "$output" | tail -n 5 | sed 's/^/    /'
+    echo "    (wanted it to say: $text)"
+    failures=$((failures + 1))
+  else
+    echo "ok: $* -> $status"
+  fi
+}
+
+in_folder() { local folder=$1; shift; (cd "$folder" && "$@"); }
+
+# Usage errors, from the root and from a lab's folder.
+expect 2 "no lab '99'" "$root/workbook" grade 99
+expect 2 "no lab '99'" in_folder "$root/labs/04_sgemm" ../../workbook grade 99
+expect 2 "from 0 to 18446744073709551615" "$root/workbook" grade --seed 99999999999999999999
+expect 2 "not ''" "$root/workbook" grade --seed=
+expect 2 "not '-1'" "$root/workbook" grade --seed=-1
+expect 2 "cannot write" "$root/workbook" grade --json /nonexistent-folder/results.json
+expect 2 "cannot write" "$root/workbook" grade --junit /nonexistent-folder/junit.xml
+expect 2 "not a preset" env WORKBOOK_PRESET=bogus "$root/workbook" setup
+expect 2 "unknown command" "$root/workbook" frobnicate
+expect 2 "no test matches" "$root/workbook" test -L no-such-label
+
+# No GPU (hidden from the grader where there is one): exit 77, and the Gradescope file a grading
+# service waits for still appears, relative to the folder the command ran in, saying why.
+expect 77 "none is visible" in_folder "$scratch" env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 02 --json results.json
+if grep -q '"output": "not graded: no CUDA GPU is visible on this machine"' "$scratch/results.json" 2>/dev/null; then
+  echo "ok: results.json says why nothing was graded"
+else
+  echo "FAIL: grade --json without a GPU left no results.json that says why"
+  failures=$((failures + 1))
+fi
+
+# The grader binary's own flags.
+expect 2 "--seed=N" "$grader" --seed 5
+expect 2 "unknown flag '--bogus'" "$grader" --bogus
+expect 0 "--without=DEFENCE" "$grader" --help
+printf 'one\ttwo\n' >"$scratch/bad.tsv"
+expect 1 "is not a results file" "$grader" "--summarize=$scratch/bad.tsv"
+printf '02_memory\t02.1 x\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\twhy\t\n' >"$scratch/rows.tsv"
+expect 1 "cannot write" "$grader" "--summarize=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
+
+echo "$failures failed"
+[ "$failures" -eq 0 ]
