@@ -39,6 +39,11 @@ std::map<std::string, BenchFunction>& benches() {
   return registry;
 }
 
+std::map<std::string, ListFunction>& listings() {
+  static std::map<std::string, ListFunction> registry;
+  return registry;
+}
+
 // Counts test cases and failed test cases, for --expect-reject.
 struct OutcomeCounter : doctest::IReporter {
   static inline int cases = 0;
@@ -65,7 +70,7 @@ REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
 struct Options {
   std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
-  bool exact_allocations = false;
+  bool exact_allocations = false, list_steps = false;
   std::set<Defence> disabled;
   std::uint64_t seed = 0;
   std::vector<const char*> doctest_args;
@@ -88,6 +93,7 @@ constexpr const char* kUsage = R"(grader flags:
   --expect-reason=TEXT   --expect-reject, and every step's failure must name TEXT ("[guard]")
   --without=DEFENCE      switch one integrity defence off (the mutant tests' proofs only)
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
+  --list-steps           print each step's id, title and bar, tab-separated (no GPU needed)
 )";
 
 // The doctest options the grader passes on; anything else that starts with '-' is a mistake that
@@ -120,6 +126,7 @@ Options parse(int argc, char** argv) {
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
     else if (std::strcmp(a, "--exact-allocations") == 0) o.exact_allocations = true;
+    else if (std::strcmp(a, "--list-steps") == 0) o.list_steps = true;
     else if (starts_with(a, "--expect-reason=")) {
       o.expect_reason = value("--expect-reason=");
       o.expect_reject = true;
@@ -226,6 +233,11 @@ bool register_bench(const char* lab, BenchFunction function) {
   return true;
 }
 
+bool register_listing(const char* lab, ListFunction function) {
+  listings()[lab] = function;
+  return true;
+}
+
 }  // namespace workbook
 
 int main(int argc, char** argv) {
@@ -238,6 +250,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!options.summarize_path.empty()) return summarize(options);
+  if (options.list_steps) {
+    for (const auto& [lab, list] : listings()) list();
+    return 0;
+  }
 
   doctest::Context context;
   context.applyCommandLine(static_cast<int>(options.doctest_args.size()), options.doctest_args.data());

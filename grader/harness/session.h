@@ -43,4 +43,9 @@ void record(const StepRow& row);
 using BenchFunction = void (*)(const std::string& csv_path);
 bool register_bench(const char* lab, BenchFunction function);
 
+// `./workbook list` prints each lab's steps and bars: the grader binary with --list-steps calls the
+// function the lab registered (workbook::list_steps<Lab>, in skeleton.h). No GPU needed.
+using ListFunction = void (*)();
+bool register_listing(const char* lab, ListFunction function);
+
 }  // namespace workbook

@@ -401,6 +401,12 @@ void grade_step(const char* id) {
   CHECK_MESSAGE(verdict.empty(), verdict);
 }
 
+// What `./workbook list` prints for a lab: "id<TAB>title<TAB>bar" per step (no GPU needed).
+template <typename Lab>
+void list_steps() {
+  for (const auto& step : Lab::steps()) std::cout << step.id << '\t' << step.title << '\t' << describe_bar<Lab>(step) << '\n';
+}
+
 // Run on the reference solution only: each bar must reject the previous step's solution, or the
 // step teaches nothing the grader can see. An experiment step is exempt, and the step after it
 // must then reject the solutions of both steps before it.

@@ -48,6 +48,18 @@ else
   failures=$((failures + 1))
 fi
 
+# One step by its id, exactly: 04.1 is not 04.10, and a step that does not exist is named as such.
+expect 2 "has no step 04.11; its steps are: 04.1 04.2" "$root/workbook" grade 04.11
+expect 77 "none is visible" in_folder "$scratch" env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 04.1 --json one.json
+names=$(grep -o '"name": "[^"]*"' "$scratch/one.json" 2>/dev/null)
+if [ "$names" = '"name": "04_sgemm 04.1 coalesced thread arrangement"' ]; then
+  echo "ok: grade 04.1 takes step 04.1 alone"
+else
+  echo "FAIL: grade 04.1 took: $names"
+  failures=$((failures + 1))
+fi
+expect 0 "04.10  packed cp.async pipeline" "$root/workbook" list
+
 # The grader binary's own flags.
 expect 2 "--seed=N" "$grader" --seed 5
 expect 2 "unknown flag '--bogus'" "$grader" --bogus

@@ -182,6 +182,7 @@ void bench(const std::string& csv_path) {
 }
 
 const bool kBenchRegistered = workbook::register_bench(MemoryLab::kName, bench);
+const bool kStepsListed = workbook::register_listing(MemoryLab::kName, workbook::list_steps<MemoryLab>);
 
 }  // namespace
 

@@ -239,6 +239,7 @@ void bench(const std::string& csv_path) {
 }
 
 const bool kBenchRegistered = workbook::register_bench(TransposeLab::kName, bench);
+const bool kStepsListed = workbook::register_listing(TransposeLab::kName, workbook::list_steps<TransposeLab>);
 
 }  // namespace
 

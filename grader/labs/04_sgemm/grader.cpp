@@ -291,6 +291,7 @@ void bench(const std::string& csv_path) {
 }
 
 const bool kBenchRegistered = workbook::register_bench(SgemmLab::kName, bench);
+const bool kStepsListed = workbook::register_listing(SgemmLab::kName, workbook::list_steps<SgemmLab>);
 
 }  // namespace
 
