@@ -191,7 +191,8 @@ int summarize(const Options& o) {
     std::cerr << "no results in " << o.summarize_path << '\n';
     return 1;
   }
-  print_table(std::cout, rows);
+  print_table(std::cout, rows, Table::kCompact);
+  std::cout << "(every column, the bars included, for each step: results/grade.log)\n";
   bool written = true;
   if (!o.json_path.empty())
     written = write_file(o.json_path, [&](std::ostream& out) { write_gradescope_json(out, rows); }) && written;

@@ -43,6 +43,13 @@ std::string fixed(double value, int digits) {
   return text.str();
 }
 
+// 6.25, 18.75, 100: as many digits as the value has, up to four.
+std::string short_number(double value) {
+  std::ostringstream text;
+  text << std::setprecision(4) << value;
+  return text.str();
+}
+
 std::string xml_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -146,19 +153,22 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
   return result;
 }
 
-void print_table(std::ostream& out, const std::vector<StepRow>& rows) {
-  const std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% ref",
-                                            "speedup", "occup.", "regs", "smem B", "local B",
-                                            "bar", "result"};
+void print_table(std::ostream& out, const std::vector<StepRow>& rows, Table table) {
+  const bool full = table == Table::kFull;
+  std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% ref", "speedup", "occup.", "regs"};
+  if (full) headers.insert(headers.end(), {"smem B", "local B", "bar"});
+  headers.push_back("result");
   std::vector<std::vector<std::string>> cells;
   for (const StepRow& r : rows) {
     const auto integer = [](int v) { return v < 0 ? std::string("-") : std::to_string(v); };
-    cells.push_back({r.step, r.measured_at, fixed(r.time_ms, 3),
-                     std::isnan(r.rate) ? "-" : fixed(r.rate, 0) + " " + r.rate_unit,
-                     fixed(r.percent_of_peak, 1), std::isnan(r.speedup) ? "-" : fixed(r.speedup, 2) + "x",
-                     std::isnan(r.occupancy_percent) ? "-" : fixed(r.occupancy_percent, 2) + "%",
-                     integer(r.registers), integer(r.shared_bytes), integer(r.local_bytes),
-                     r.bar.empty() ? "-" : r.bar, r.result});
+    std::vector<std::string> row = {full ? r.step : r.step.substr(0, r.step.find(' ')), r.measured_at,
+                                    fixed(r.time_ms, 3), std::isnan(r.rate) ? "-" : fixed(r.rate, 0) + " " + r.rate_unit,
+                                    fixed(r.percent_of_peak, 1), std::isnan(r.speedup) ? "-" : fixed(r.speedup, 2) + "x",
+                                    std::isnan(r.occupancy_percent) ? "-" : short_number(r.occupancy_percent) + "%",
+                                    integer(r.registers)};
+    if (full) row.insert(row.end(), {integer(r.shared_bytes), integer(r.local_bytes), r.bar.empty() ? "-" : r.bar});
+    row.push_back(r.result);
+    cells.push_back(row);
   }
   std::vector<std::size_t> widths(headers.size());
   for (std::size_t c = 0; c < headers.size(); ++c) {

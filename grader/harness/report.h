@@ -47,7 +47,12 @@ struct StepVerdict {
 };
 std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows);
 
-void print_table(std::ostream& out, const std::vector<StepRow>& rows);
+// The scorecard. Full: every column, for a grader's own log. Compact: the columns a student reads
+// first (the step's id, where it was measured, time, rate, % ref, speedup, occupancy, registers,
+// result), within kScorecardColumns; the verdicts below the table say why a step failed.
+enum class Table { kFull, kCompact };
+inline constexpr std::size_t kScorecardColumns = 100;
+void print_table(std::ostream& out, const std::vector<StepRow>& rows, Table table = Table::kFull);
 void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows);
 void write_junit(std::ostream& out, const std::vector<StepRow>& rows);
 

@@ -44,7 +44,7 @@ struct LaunchShape {
       text << threads_per_block << " thr, full occ.";
     } else {
       text << std::setprecision(3) << occupancy_percent() << "% occ. (" << threads_per_block << " thr x "
-           << blocks_per_sm << " blk/SM)";
+           << blocks_per_sm << " blk)";
     }
     return text.str();
   }
