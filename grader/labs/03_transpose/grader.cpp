@@ -99,8 +99,10 @@ struct TransposeLab {
   static std::string extra_requirement(const Step&, const Condition&, const workbook::Measurement&) { return ""; }
 
   static std::vector<CaseSpec> correctness_cases() {
-    std::vector<Shape> shapes = {{1, 1},   {1, 7},   {7, 1},   {2, 3},   {31, 33},  {33, 31},  {32, 32},  {33, 33},
-                                 {63, 65}, {64, 64}, {65, 63}, {72, 200}, {1, 5000}, {5000, 1}, {257, 129}};
+    // Empty matrices first (the interface promises any count from 0), then the edges of a tile.
+    std::vector<Shape> shapes = {{0, 0},   {0, 5},   {5, 0},   {1, 1},   {1, 7},    {7, 1},    {2, 3},
+                                 {31, 33}, {33, 31}, {32, 32}, {33, 33}, {63, 65},  {64, 64},  {65, 63},
+                                 {72, 200}, {1, 5000}, {5000, 1}, {257, 129}};
     // Not multiples of any tile; the sizes where partition effects showed on older GPUs; the odd
     // size the last bar is measured at, and the bar's own size (not under compute-sanitizer).
     if (!workbook::session().correctness_only)

@@ -186,7 +186,9 @@ struct SgemmLab {
   static std::string extra_requirement(const Step&, const Condition&, const workbook::Measurement&) { return ""; }
 
   static std::vector<CaseSpec> correctness_cases() {
-    std::vector<Shape> shapes = {{1, 1, 1},     {1, 1, 0},     {3, 5, 0},      {2, 3, 4},    {17, 17, 17},
+    // Empty products first (the interface promises any size from 0; k = 0 gives C = 0), then edges.
+    std::vector<Shape> shapes = {{0, 0, 0},     {0, 5, 3},     {5, 0, 3},      {1, 1, 1},    {1, 1, 0},
+                                 {3, 5, 0},     {2, 3, 4},     {17, 17, 17},
                                  {33, 65, 129}, {31, 33, 1},   {1, 300, 7},    {300, 1, 7},  {64, 64, 64},
                                  {128, 128, 8}, {129, 127, 9}, {127, 129, 17}, {160, 96, 44},
                                  // few tiles and a deep k: split-k's slices, partial tiles in m and n

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A lab that does not compile fails by itself: in a copy of the workbook whose lab 04 starter has a
+# syntax error, `grade 02` builds and reaches the grading (no GPU here: exit 77, and results.json),
+# and `grade 02 04` reports lab 04 as not compiling beside lab 02's steps. CPU only; about a minute
+# and a half of building on two cores.
+#   test_broken_lab.sh SOURCE_DIR
+set -u
+source_dir=$1
+copy=$(mktemp -d)
+trap 'rm -rf "$copy"' EXIT
+(cd "$source_dir" && tar --exclude=./build --exclude=./results --exclude=./.git --exclude=./.scratch -cf - .) | (cd "$copy" && tar -xf -)
+sed -i 's/^namespace sgemm_lab {$/namespace sgemm_lab { this is not C++/' "$copy/labs/04_sgemm/sgemm.cu"
+grep -q "this is not C++" "$copy/labs/04_sgemm/sgemm.cu" || { echo "FAIL: could not break the copy"; exit 1; }
+
+failures=0
+status=0
+(cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 --json only-02.json) >"$copy/one.log" 2>&1 || status=$?
+if [ "$status" -eq 77 ] && grep -q '02.5 at memcpy speed' "$copy/only-02.json"; then
+  echo "ok: grade 02 builds and grades lab 02 while lab 04 does not compile"
+else
+  echo "FAIL: grade 02 exited $status:"; tail -n 15 "$copy/one.log"; failures=$((failures + 1))
+fi
+status=0
+(cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 04 --json both.json) >"$copy/two.log" 2>&1 || status=$?
+if [ "$status" -eq 77 ] && grep -q '04_sgemm does not compile' "$copy/both.json" && grep -q '02.1 several floats' "$copy/both.json" &&
+   grep -q "04_sgemm did not compile" "$copy/two.log" && grep -q "sgemm.cu.*error" "$copy/two.log"; then
+  echo "ok: grade 02 04 reports lab 04 as not compiling, shows why, and keeps lab 02"
+else
+  echo "FAIL: grade 02 04 exited $status:"; tail -n 15 "$copy/two.log"; failures=$((failures + 1))
+fi
+[ "$failures" -eq 0 ]
