@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <regex>
@@ -25,6 +26,7 @@ namespace {
 
 struct Arguments {
   std::string starter, solution, ptx, ptxas;
+  std::string vendor_steps_header;  // --vendor-steps=HEADER: report which steps use a vendor library
   std::vector<std::string> wide;  // parts of kernel names that promise 16-byte accesses
   // Student code (static libraries and the sources they are built from) that must not use a vendor
   // library; with expect_vendor, a mutant that does, which the check must catch.
@@ -158,6 +160,69 @@ TEST_CASE("student code uses no vendor library (cuBLAS, cuFFT, CUB, Thrust, ...)
   }
 }
 
+// --vendor-steps=HEADER: which steps of the student's library call a vendor library, for `grade`.
+// Each launcher is named in the lab's header beside its step ("void sgemm_coalesced(...);  //
+// TODO(04.1)"). objdump's relocations give, per function, the symbols it refers to: a launcher
+// uses a vendor library when it refers to one, or to a function that does (followed to a fixed
+// point). Prints "04.1<TAB>cublasSgemm_v2" per step found, and "*<TAB>symbol" for a vendor call no
+// launcher is seen to reach (a call inside one object file needs no relocation): then every step
+// of the lab is judged to use it.
+int report_vendor_steps() {
+  std::map<std::string, std::string> step_of;  // launcher's name -> step id
+  {
+    std::ifstream header(arguments.vendor_steps_header);
+    if (!header) throw std::runtime_error("cannot read " + arguments.vendor_steps_header);
+    const std::regex declaration(R"(^\s*\w[\w:<>\s]*\s(\w+)\s*\(.*\)\s*;\s*//\s*TODO\((\d+\.\d+)\))");
+    std::string line;
+    std::smatch m;
+    while (std::getline(header, line))
+      if (std::regex_search(line, m, declaration)) step_of[m[1]] = m[2];
+  }
+  const std::regex vendor(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg)\w*|^(cub|thrust|cutlass|cute)::)");
+  std::map<std::string, std::set<std::string>> refers;  // function -> symbols its code refers to
+  for (const std::string& library : arguments.student_libraries) {
+    std::istringstream lines(run("objdump -dr -C --no-show-raw-insn '" + library + "' 2>/dev/null"));
+    const std::regex function(R"(^[0-9a-f]+ <(.*)>:$)");
+    const std::regex relocation(R"(R_X86_64_\w+\s+(.*?)(-0x[0-9a-f]+|\+0x[0-9a-f]+)?$)");
+    std::string line, current;
+    std::smatch m;
+    while (std::getline(lines, line)) {
+      if (std::regex_search(line, m, function)) current = m[1];
+      else if (!current.empty() && std::regex_search(line, m, relocation)) refers[current].insert(m[1]);
+    }
+  }
+  // The bare name of a demangled function, "sgemm_lab::sgemm_coalesced(...)" -> "sgemm_coalesced".
+  const auto bare = [](const std::string& name) {
+    const std::string before_arguments = name.substr(0, name.find('('));
+    const std::size_t colons = before_arguments.rfind("::");
+    return colons == std::string::npos ? before_arguments : before_arguments.substr(colons + 2);
+  };
+  // Which vendor symbols each function reaches, to a fixed point.
+  std::map<std::string, std::set<std::string>> reaches;
+  for (const auto& [function, symbols] : refers)
+    for (const std::string& symbol : symbols)
+      if (std::regex_search(symbol, vendor)) reaches[function].insert(symbol);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [function, symbols] : refers)
+      for (const std::string& symbol : symbols)
+        for (const auto& [callee, used] : reaches)
+          if (callee != function && (callee == symbol || callee.rfind(symbol + "(", 0) == 0))
+            for (const std::string& u : used) changed = reaches[function].insert(u).second || changed;
+  }
+  std::set<std::string> attributed, all_used;
+  for (const auto& [function, used] : reaches) {
+    all_used.insert(used.begin(), used.end());
+    const auto step = step_of.find(bare(function));
+    if (step == step_of.end()) continue;
+    for (const std::string& u : used) std::cout << step->second << '\t' << u << '\n';
+    attributed.insert(used.begin(), used.end());
+  }
+  for (const std::string& u : all_used)
+    if (!attributed.contains(u)) std::cout << "*\t" << u << '\n';
+  return 0;
+}
+
 int main(int argc, char** argv) {
   std::vector<const char*> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -170,8 +235,17 @@ int main(int argc, char** argv) {
     else if (auto v = value("--wide="); !v.empty()) arguments.wide.push_back(v);
     else if (auto v = value("--student-library="); !v.empty()) arguments.student_libraries.push_back(v);
     else if (auto v = value("--student-source="); !v.empty()) arguments.student_sources.push_back(v);
+    else if (auto v = value("--vendor-steps="); !v.empty()) arguments.vendor_steps_header = v;
     else if (a == "--expect-vendor") arguments.expect_vendor = true;
     else rest.push_back(argv[i]);
+  }
+  if (!arguments.vendor_steps_header.empty()) {
+    try {
+      return report_vendor_steps();
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return 1;
+    }
   }
   doctest::Context context(static_cast<int>(rest.size()), rest.data());
   return context.run();
