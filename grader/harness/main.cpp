@@ -69,6 +69,7 @@ REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
 
 struct Options {
   std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
+  std::string append_failure_path, failure_lab, failure_step, failure_reason;  // --append-failure
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
   bool exact_allocations = false, list_steps = false;
   std::set<Defence> disabled;
@@ -94,6 +95,9 @@ constexpr const char* kUsage = R"(grader flags:
   --without=DEFENCE      switch one integrity defence off (the mutant tests' proofs only)
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
   --list-steps           print each step's id, title and bar, tab-separated (no GPU needed)
+  --append-failure=FILE --lab=LAB --step=STEP --reason=TEXT
+                         append a failed row for a step that could not report itself (it crashed,
+                         hung, did not compile): the workbook script's rows, in the grader's format
 )";
 
 // The doctest options the grader passes on; anything else that starts with '-' is a mistake that
@@ -122,6 +126,10 @@ Options parse(int argc, char** argv) {
     else if (starts_with(a, "--json=")) o.json_path = value("--json=");
     else if (starts_with(a, "--junit=")) o.junit_path = value("--junit=");
     else if (starts_with(a, "--bench=")) o.bench_path = value("--bench=");
+    else if (starts_with(a, "--append-failure=")) o.append_failure_path = value("--append-failure=");
+    else if (starts_with(a, "--lab=")) o.failure_lab = value("--lab=");
+    else if (starts_with(a, "--step=")) o.failure_step = value("--step=");
+    else if (starts_with(a, "--reason=")) o.failure_reason = value("--reason=");
     else if (std::strcmp(a, "--expect-reject") == 0) o.expect_reject = true;
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
@@ -251,6 +259,21 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!options.summarize_path.empty()) return summarize(options);
+  if (!options.append_failure_path.empty()) {
+    StepRow row;
+    row.lab = options.failure_lab;
+    row.step = options.failure_step;
+    row.measured_at = "run";
+    row.result = "FAIL";
+    row.reason = options.failure_reason;
+    try {
+      append_rows(options.append_failure_path, {row});
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return 1;
+    }
+    return 0;
+  }
   if (options.list_steps) {
     for (const auto& [lab, list] : listings()) list();
     return 0;

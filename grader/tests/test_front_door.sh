@@ -66,7 +66,8 @@ expect 2 "unknown flag '--bogus'" "$grader" --bogus
 expect 0 "--without=DEFENCE" "$grader" --help
 printf 'one\ttwo\n' >"$scratch/bad.tsv"
 expect 1 "is not a results file" "$grader" "--summarize=$scratch/bad.tsv"
-printf '02_memory\t02.1 x\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\twhy\t\n' >"$scratch/rows.tsv"
+expect 0 "" "$grader" "--append-failure=$scratch/rows.tsv" --lab=02_memory "--step=02.1 x" "--reason=it hung"
+expect 1 "FAIL  02.1 x: it hung" "$grader" "--summarize=$scratch/rows.tsv"
 expect 1 "cannot write" "$grader" "--summarize=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
 
 echo "$failures failed"
