@@ -86,7 +86,6 @@ class RunChecks {
   ~RunChecks() { cudaFree(slots_); }
   RunChecks(const RunChecks&) = delete;
   RunChecks& operator=(const RunChecks&) = delete;
-  int capacity() const { return capacity_; }
   DeviceMismatches* slot(int run) { return slots_ + run; }
   std::vector<DeviceMismatches> download() const;
 
