@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "given.cuh"  // given: validate()
 #include "memory.h"
 #include "workbook/launch.cuh"
 
@@ -36,25 +37,6 @@ struct Policy {
                     kFloat4PerThread < kManyFloat4PerThread,
                 "each step must put more bytes in flight per thread than the one before");
 };
-
-// What every launcher checks before it launches (given: use it as it is). A shape a step cannot
-// copy correctly is refused with a message that says why, never copied wrongly.
-void validate(const CopyProblem& p, const char* step, std::size_t alignment) {
-  const std::string where = std::string(step) + ": ";
-  if (p.n == 0) return;
-  if (p.in == nullptr || p.out == nullptr) throw std::invalid_argument(where + "in and out must not be null");
-  if (p.threads_per_block < 32 || p.threads_per_block > 1024 || p.threads_per_block % 32 != 0)
-    throw std::invalid_argument(where + "threads_per_block must be a multiple of 32 in [32, 1024], not " +
-                                std::to_string(p.threads_per_block));
-  const auto in_address = reinterpret_cast<std::uintptr_t>(p.in);
-  const auto out_address = reinterpret_cast<std::uintptr_t>(p.out);
-  if (in_address % alignment != 0 || out_address % alignment != 0)
-    throw std::invalid_argument(where + "in and out must be " + std::to_string(alignment) +
-                                "-byte aligned for its vector loads");
-  const std::uintptr_t bytes = p.n * sizeof(float);
-  if (in_address < out_address + bytes && out_address < in_address + bytes)
-    throw std::invalid_argument(where + "in and out overlap");
-}
 
 // TODO(02.1): write the kernel. Block b copies the kFloatsPerThread * blockDim.x floats that start
 // at b * kFloatsPerThread * blockDim.x; thread t takes floats t, t + blockDim.x, ... so that each

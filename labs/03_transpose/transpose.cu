@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "given.cuh"  // given: validate(), kMaxRows, at()
 #include "transpose.h"
 #include "workbook/launch.cuh"
 
@@ -32,35 +33,8 @@ struct TilePolicy {
 };
 
 // [[maybe_unused]] until your kernels use them: it keeps the compiler quiet about the starter.
-constexpr int kTile = TilePolicy::kTile;
+[[maybe_unused]] constexpr int kTile = TilePolicy::kTile;
 [[maybe_unused]] constexpr int kBlockRows = TilePolicy::kBlockRows;
-
-// What every launcher checks before it launches (given: use it as it is). A shape a step cannot
-// transpose correctly is refused with a message that says why, never transposed wrongly.
-// False: nothing to do (rows or cols is 0).
-bool validate(const TransposeProblem& p, const char* step) {
-  const std::string where = std::string(step) + ": ";
-  if (p.rows < 0 || p.cols < 0)
-    throw std::invalid_argument(where + "rows and cols must not be negative, not " + std::to_string(p.rows) +
-                                " x " + std::to_string(p.cols));
-  if (p.rows == 0 || p.cols == 0) return false;
-  if (p.in == nullptr || p.out == nullptr) throw std::invalid_argument(where + "in and out must not be null");
-  const auto in_address = reinterpret_cast<std::uintptr_t>(p.in);
-  const auto out_address = reinterpret_cast<std::uintptr_t>(p.out);
-  if (in_address % alignof(float) != 0 || out_address % alignof(float) != 0)
-    throw std::invalid_argument(where + "in and out must be 4-byte aligned");
-  const std::uintptr_t bytes = std::uintptr_t(p.rows) * std::uintptr_t(p.cols) * sizeof(float);
-  if (in_address < out_address + bytes && out_address < in_address + bytes)
-    throw std::invalid_argument(where + "in and out overlap: this transpose is out of place");
-  // gridDim.y is at most 65535: with 32-row tiles that is the limit (leave 8 rows spare for 03.4).
-  constexpr int kMaxRows = 65535 * kTile - 8;
-  if (p.rows > kMaxRows)
-    throw std::invalid_argument(where + "at most " + std::to_string(kMaxRows) + " rows, not " + std::to_string(p.rows));
-  return true;
-}
-
-// Element (r, c) of a row-major matrix `width` floats wide (given). 64-bit: 16384^2 floats are 2^28.
-[[maybe_unused]] __host__ __device__ inline std::size_t at(int r, int c, int width) { return std::size_t(r) * width + c; }
 
 // TODO(03.1): write transpose_tile_kernel. A block of 32 x 8 threads moves one 32 x 32 tile: tile
 // column blockIdx.x, tile row blockIdx.y. Each thread loads four floats of the tile, at rows
@@ -74,7 +48,7 @@ bool validate(const TransposeProblem& p, const char* step) {
 // 32 floats in one shared-memory bank. Give each tile row one more float than it needs. One template
 // parameter (the padding) serves both steps.
 //
-// TODO(03.3): write diagonal_tile_of() below, then use it in the kernel instead of (blockIdx.x,
+// TODO(03.3): write diagonal_tile() below, then use it in the kernel instead of (blockIdx.x,
 // blockIdx.y) to pick the tile (a second template parameter: the block order). The handout gives
 // the formula and asks you to measure whether it helps.
 //
@@ -83,7 +57,7 @@ bool validate(const TransposeProblem& p, const char* step) {
 
 // TODO(03.3): the tile that block (block_x, block_y) of a grid_x by grid_y grid moves, in diagonal
 // order. __host__ __device__, so that the kernel and the grader's CPU check use the same code.
-__host__ __device__ inline Tile diagonal_tile_of(unsigned, unsigned, unsigned, unsigned) { return Tile{}; }
+__host__ __device__ inline Tile diagonal_tile(unsigned, unsigned, unsigned, unsigned) { return Tile{}; }
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step + " (labs/03_transpose/transpose.cu)");
@@ -105,14 +79,14 @@ void transpose_padded(const TransposeProblem& problem, cudaStream_t) {
   not_implemented("TODO(03.2)", "transpose_padded");
 }
 
-// Given: checks its arguments, then asks diagonal_tile_of(). Remove the line marked TODO when you
-// have written diagonal_tile_of().
-Tile diagonal_tile(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
+// Given: checks its arguments, then asks diagonal_tile(). Remove the line marked TODO when you
+// have written diagonal_tile().
+Tile diagonal_tile_on_host(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
   if (block_x >= grid_x || block_y >= grid_y)
-    throw std::invalid_argument("diagonal_tile: block (" + std::to_string(block_x) + ", " + std::to_string(block_y) +
+    throw std::invalid_argument("diagonal_tile_on_host: block (" + std::to_string(block_x) + ", " + std::to_string(block_y) +
                                 ") is outside a " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " grid");
-  not_implemented("TODO(03.3)", "diagonal_tile_of");  // TODO(03.3): remove this line
-  return diagonal_tile_of(block_x, block_y, grid_x, grid_y);
+  not_implemented("TODO(03.3)", "diagonal_tile");  // TODO(03.3): remove this line
+  return diagonal_tile(block_x, block_y, grid_x, grid_y);
 }
 
 void transpose_diagonal(const TransposeProblem& problem, cudaStream_t) {

@@ -32,7 +32,7 @@ struct Tile {
   unsigned y = 0;  // tile row: input rows y * 32 ...
   bool operator==(const Tile&) const = default;
 };
-Tile diagonal_tile(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y);  // TODO(03.3)
+Tile diagonal_tile_on_host(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y);  // TODO(03.3)
 
 // The diagnostic kernels, given complete in labs/03_transpose/diagnostics.cu: the same 32 x 32 tiles
 // and 32 x 8 threads as 03.2, each doing one part of a transpose's work, so that their speeds

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "given.cuh"  // given: validate(), kMaxRows, at()
 #include "transpose.h"
 #include "workbook/launch.cuh"
 
@@ -50,36 +51,11 @@ struct CopySpeedPolicy {
                 "a window is whole sectors, stored by whole warps");
   static_assert(kWindowRows == 32, "one warp loads one staged row: 32 input columns");
   static_assert((kWindow + kSectorFloats) % kWindowThreadsY == 0, "the staged rows must split evenly");
+  static_assert(kSectorFloats <= kSpareRows, "given.cuh's kMaxRows leaves room for the extra row of windows");
 };
 
 constexpr int kTile = TilePolicy::kTile;
 constexpr int kBlockRows = TilePolicy::kBlockRows;
-
-// What every launcher checks before it launches: a shape a step cannot transpose correctly is
-// refused with a message that says why, never transposed wrongly. False: nothing to do.
-bool validate(const TransposeProblem& p, const char* step) {
-  const std::string where = std::string(step) + ": ";
-  if (p.rows < 0 || p.cols < 0)
-    throw std::invalid_argument(where + "rows and cols must not be negative, not " + std::to_string(p.rows) +
-                                " x " + std::to_string(p.cols));
-  if (p.rows == 0 || p.cols == 0) return false;
-  if (p.in == nullptr || p.out == nullptr) throw std::invalid_argument(where + "in and out must not be null");
-  const auto in_address = reinterpret_cast<std::uintptr_t>(p.in);
-  const auto out_address = reinterpret_cast<std::uintptr_t>(p.out);
-  if (in_address % alignof(float) != 0 || out_address % alignof(float) != 0)
-    throw std::invalid_argument(where + "in and out must be 4-byte aligned");
-  const std::uintptr_t bytes = std::uintptr_t(p.rows) * std::uintptr_t(p.cols) * sizeof(float);
-  if (in_address < out_address + bytes && out_address < in_address + bytes)
-    throw std::invalid_argument(where + "in and out overlap: this transpose is out of place");
-  // gridDim.y is at most 65535; 03.4's sector-aligned path needs the most rows of blocks.
-  constexpr int kMaxRows = 65535 * kTile - CopySpeedPolicy::kSectorFloats;
-  if (p.rows > kMaxRows)
-    throw std::invalid_argument(where + "at most " + std::to_string(kMaxRows) + " rows, not " + std::to_string(p.rows));
-  return true;
-}
-
-// Element (r, c) of a row-major matrix `width` floats wide. 64-bit: 16384 x 16384 floats are 2^28.
-__host__ __device__ inline std::size_t at(int r, int c, int width) { return std::size_t(r) * width + c; }
 
 // The classic diagonal order (Ruetsch and Micikevicius, 2009): number the blocks in launch order,
 // b = x + grid_x * y, and send consecutive blocks down the tile rows, each launch row of blocks
@@ -87,7 +63,7 @@ __host__ __device__ inline std::size_t at(int r, int c, int width) { return std:
 // columns of the output, so on a GPU that maps addresses to memory partitions in plain stripes
 // their writes spread over the partitions instead of queueing at one. It is a bijection for any
 // grid: for each tile row y, b / grid_y runs over every column once.
-__host__ __device__ inline Tile diagonal_tile_of(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
+__host__ __device__ inline Tile diagonal_tile(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
   const unsigned b = block_x + grid_x * block_y;
   Tile tile;
   tile.y = b % grid_y;
@@ -106,7 +82,7 @@ enum class BlockOrder { kRowMajor, kDiagonal };
 template <int kPadding, BlockOrder kOrder>
 __global__ void transpose_tile_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   __shared__ float tile[kTile][kTile + kPadding];
-  const Tile t = kOrder == BlockOrder::kDiagonal ? diagonal_tile_of(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y)
+  const Tile t = kOrder == BlockOrder::kDiagonal ? diagonal_tile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y)
                                                  : Tile{blockIdx.x, blockIdx.y};
   // in: rows t.y * 32 + threadIdx.y + k, column t.x * 32 + threadIdx.x
   const int in_col = t.x * kTile + threadIdx.x;
@@ -218,11 +194,11 @@ void transpose_padded(const TransposeProblem& problem, cudaStream_t stream) {
   launch_tile_kernel<1, BlockOrder::kRowMajor>(problem, stream);
 }
 
-Tile diagonal_tile(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
+Tile diagonal_tile_on_host(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
   if (block_x >= grid_x || block_y >= grid_y)
-    throw std::invalid_argument("diagonal_tile: block (" + std::to_string(block_x) + ", " + std::to_string(block_y) +
+    throw std::invalid_argument("diagonal_tile_on_host: block (" + std::to_string(block_x) + ", " + std::to_string(block_y) +
                                 ") is outside a " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " grid");
-  return diagonal_tile_of(block_x, block_y, grid_x, grid_y);
+  return diagonal_tile(block_x, block_y, grid_x, grid_y);
 }
 
 void transpose_diagonal(const TransposeProblem& problem, cudaStream_t stream) {

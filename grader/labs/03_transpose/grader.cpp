@@ -52,7 +52,7 @@ std::string check_diagonal_order() {
         transpose_lab::Tile want;
         want.y = b % grid_y;
         want.x = (b / grid_y + want.y) % grid_x;
-        const transpose_lab::Tile got = transpose_lab::diagonal_tile(x, y, grid_x, grid_y);
+        const transpose_lab::Tile got = transpose_lab::diagonal_tile_on_host(x, y, grid_x, grid_y);
         if (!(got == want)) {
           std::ostringstream why;
           why << "diagonal_tile(" << x << ", " << y << ", " << grid_x << ", " << grid_y << ") gave tile (" << got.x
@@ -184,9 +184,7 @@ struct RotatingBuffers {
 };
 
 void bench(const std::string& csv_path) {
-  std::ofstream csv(csv_path);
-  if (!csv) throw std::runtime_error("cannot write " + csv_path);
-  csv << "curve,rows,cols,matrices_per_run,time_ms_per_matrix,gb_per_s,percent_of_memcpy,memcpy_gb_per_s\n";
+  workbook::BenchCsv csv(csv_path);
   std::vector<Curve> curves = {{"baseline: naive", transpose_baseline::transpose_naive, true, false}};
   for (const TransposeLab::Step& step : TransposeLab::steps()) curves.push_back({step.name(), step.launcher, true, false});
   curves.push_back({"diagnostic: copy_plain", transpose_lab::copy_plain, false, true});
@@ -224,8 +222,8 @@ void bench(const std::string& csv_path) {
             workbook::session().stream);
         const double ms = t[0].median_ms / buffers.copies, memcpy_ms = t[1].median_ms / buffers.copies;
         const double bytes = 2.0 * shape.count() * sizeof(float);
-        csv << curve.name << ',' << shape.rows << ',' << shape.cols << ',' << buffers.copies << ',' << ms << ','
-            << bytes / (ms * 1e6) << ',' << 100.0 * memcpy_ms / ms << ',' << bytes / (memcpy_ms * 1e6) << '\n';
+        csv.row({curve.name, shape.rows, shape.cols, buffers.copies, ms, bytes / (ms * 1e6), 100.0 * memcpy_ms / ms,
+                 bytes / (memcpy_ms * 1e6)});
         std::cout << std::left << std::setw(38) << curve.name << std::setw(16) << shape.describe() << std::fixed
                   << std::setprecision(0) << std::setw(6) << bytes / (ms * 1e6) << " GB/s " << std::setprecision(1)
                   << std::setw(6) << 100.0 * memcpy_ms / ms << "% of memcpy (" << std::setprecision(0)
@@ -240,7 +238,10 @@ void bench(const std::string& csv_path) {
   }
 }
 
-const bool kBenchRegistered = workbook::register_bench(TransposeLab::kName, bench);
+const bool kBenchRegistered =
+    workbook::register_bench(TransposeLab::kName, bench,
+                             {"curve", "rows", "cols", "matrices_per_run", "time_ms_per_matrix", "gb_per_s",
+                              "percent_of_memcpy", "memcpy_gb_per_s"});
 const bool kStepsListed = workbook::register_listing(TransposeLab::kName, workbook::list_steps<TransposeLab>);
 
 }  // namespace

@@ -15,7 +15,7 @@ void transpose_tiled(const TransposeProblem& p, cudaStream_t s) { transpose_muta
 void transpose_padded(const TransposeProblem& p, cudaStream_t s) { transpose_mutant::wrong_transpose(p, s); }
 void transpose_diagonal(const TransposeProblem& p, cudaStream_t s) { transpose_mutant::wrong_transpose(p, s); }
 void transpose_at_copy_speed(const TransposeProblem& p, cudaStream_t s) { transpose_mutant::wrong_transpose(p, s); }
-Tile diagonal_tile(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
+Tile diagonal_tile_on_host(unsigned block_x, unsigned block_y, unsigned grid_x, unsigned grid_y) {
   const unsigned b = block_x + grid_x * block_y;
   Tile tile;
   tile.y = b % grid_y;
