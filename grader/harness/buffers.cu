@@ -114,6 +114,14 @@ float* Arrays::scratch(std::size_t count) {
   return scratch_.emplace_back(Named{"scratch", std::make_unique<DeviceArray<float>>(count), 0}).array->data();
 }
 
+void* Arrays::workspace(const std::string& name, std::size_t bytes) {
+  const std::size_t floats = (bytes + sizeof(float) - 1) / sizeof(float);
+  Named& added = workspaces_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(floats), 0});
+  added.array->poison(session().stream);
+  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  return added.array->data();
+}
+
 const Arrays::Named& Arrays::find(const float* pointer) const {
   for (const auto* list : {&inputs_, &outputs_, &scratch_})
     for (const Named& named : *list)
@@ -138,7 +146,8 @@ void Arrays::redraw_inputs(cudaStream_t stream) {
 }
 
 void Arrays::poison_outputs(cudaStream_t stream) {
-  for (Named& named : outputs_) named.array->poison(stream);
+  for (auto* list : {&outputs_, &workspaces_})
+    for (Named& named : *list) named.array->poison(stream);
 }
 
 void Arrays::count_changed_inputs(DeviceMismatches* result, cudaStream_t stream) const {
@@ -158,7 +167,7 @@ std::string Arrays::changed_inputs(cudaStream_t stream) const {
 }
 
 std::string Arrays::guard_violations() const {
-  for (const auto* list : {&inputs_, &outputs_})
+  for (const auto* list : {&inputs_, &outputs_, &workspaces_})
     for (const Named& named : *list)
       if (std::string why = named.array->guard_violation(named.name); !why.empty()) return why;
   return "";

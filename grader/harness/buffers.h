@@ -95,14 +95,18 @@ class RunChecks {
 };
 
 // The arrays of one call of a launcher, named for the messages: inputs drawn from the generator
-// (and drawn afresh on request), outputs poisoned, and scratch arrays that only the grader's own
-// works (baseline, reference) write. The grader checks the guards of all of them and that the
-// inputs still hold what was drawn.
+// (and drawn afresh on request), outputs poisoned, the launcher's workspace (poisoned like an
+// output, never read by the grader), and scratch arrays that only the grader's own works
+// (baseline, reference) write. The grader checks the guards of all but the scratch arrays, and
+// that the inputs still hold what was drawn.
 class Arrays {
  public:
   float* input(const std::string& name, std::size_t count, std::size_t offset = 0);
   float* output(const std::string& name, std::size_t count, std::size_t offset = 0);
   float* scratch(std::size_t count);
+  // `bytes` of device memory for the launcher's own use, 256-byte aligned, as CUB's temporary
+  // storage is: its contents on entry are poison, so nothing can be remembered in it between calls.
+  void* workspace(const std::string& name, std::size_t bytes);
 
   // What the CPU knows of them: an input's drawn values, an output's contents.
   std::vector<float> values_of(const float* input) const;
@@ -112,7 +116,7 @@ class Arrays {
   std::uint64_t seed_of(const float* input) const;
 
   void redraw_inputs(cudaStream_t stream);  // fresh seeds, filled on the device
-  void poison_outputs(cudaStream_t stream);
+  void poison_outputs(cudaStream_t stream);  // and the workspaces
   // Adds to *result every input element that no longer holds its drawn value (on the device).
   void count_changed_inputs(DeviceMismatches* result, cudaStream_t stream) const;
   std::string changed_inputs(cudaStream_t stream) const;  // the same, on the host: "" or which input changed
@@ -125,7 +129,7 @@ class Arrays {
     std::uint64_t seed = 0;  // inputs: the stream of the generator it holds
   };
   const Named& find(const float* pointer) const;
-  std::vector<Named> inputs_, outputs_, scratch_;
+  std::vector<Named> inputs_, outputs_, workspaces_, scratch_;
 };
 
 }  // namespace workbook

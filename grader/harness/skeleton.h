@@ -17,6 +17,9 @@
 //   reference()                        what "% ref" is of, and whether it is a ceiling
 //   info_conditions(step)              where else a step is measured, for information
 //   extra_requirement(step, cond, m)   a lab's own condition of a bar ("" if none), e.g. occupancy
+// A lab whose launchers need device memory of their own (split-k's partial sums, a scan's tile
+// states) gives its Problem the fields `void* workspace` and `std::size_t workspace_bytes`, and the
+// steps that need one a workspace_bytes() function: the skeleton allocates, poisons and guards it.
 // The skeleton does the rest: correctness, the guards, the inputs, the timing with its second
 // clock, the launch audit, the ceilings, the bar, the rows, and the test that each bar rejects the
 // previous step's solution.
@@ -27,6 +30,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <concepts>
+#include <cstddef>
 #include <exception>
 #include <functional>
 #include <iomanip>
@@ -73,6 +78,9 @@ struct Step {
   const char* experiment = nullptr;
   // A CPU check of the step's other deliverable, before its kernels: "" or why it fails.
   std::string (*precheck)() = nullptr;
+  // Not null for a step whose launcher needs a workspace: its size in bytes for a problem (which
+  // has every field set but the workspace), asked before every call, as CUB's callers ask.
+  std::size_t (*workspace_bytes)(const Problem&) = nullptr;
 
   std::string name() const { return std::string(id) + " " + title; }
 };
@@ -107,6 +115,28 @@ struct Timed {
   double flops = 0;
   TimingOptions timing;
 };
+
+// A problem that carries a workspace: device memory for the launcher's own use.
+template <typename Problem>
+concept HasWorkspace = requires(Problem p) {
+  { p.workspace } -> std::convertible_to<void*>;
+  { p.workspace_bytes } -> std::convertible_to<std::size_t>;
+};
+
+// Gives `problem` the workspace `step` asks for, in `arrays` (so poisoned before every call, and
+// its guards checked), or none.
+template <typename Problem, typename Condition>
+void give_workspace(const Step<Problem, Condition>& step, Problem& problem, Arrays& arrays) {
+  if constexpr (HasWorkspace<Problem>) {
+    problem.workspace = nullptr;
+    problem.workspace_bytes = 0;
+    if (step.workspace_bytes == nullptr) return;
+    const std::size_t bytes = step.workspace_bytes(problem);
+    if (bytes == 0) return;
+    problem.workspace = arrays.workspace("the workspace", bytes);
+    problem.workspace_bytes = bytes;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // What the skeleton measures
@@ -276,6 +306,7 @@ template <typename Lab>
 std::string check_case(const typename Lab::Step& step, const typename Lab::CaseSpec& spec) {
   const cudaStream_t stream = session().stream;
   const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
+  give_workspace(step, c->problem, c->arrays);
   clear_recorded_launches();
   step.launcher(c->problem, stream);
   CUDA_CHECK(cudaDeviceSynchronize());  // every stream: work elsewhere must not be checked half-done
@@ -313,6 +344,7 @@ std::vector<typename Lab::Condition> conditions_of(const typename Lab::Step& ste
 template <typename Lab>
 Measurement measure_at(const typename Lab::Step& step, const typename Lab::Condition& condition) {
   const std::unique_ptr<Timed<typename Lab::Problem>> timed = Lab::timed(condition);
+  give_workspace(step, timed->problem, timed->arrays);
   return measure(step.launcher, *timed, Lab::reference());
 }
 

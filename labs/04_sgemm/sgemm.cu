@@ -19,49 +19,16 @@
 // Grade it with `./workbook grade 04_sgemm`.
 
 #include <cstddef>
-#include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "cp_async.cuh"  // given: cp.async for TODO(04.10)
+#include "given.cuh"     // given: validate(), workspace_of(), at()
 #include "sgemm.h"
 #include "workbook/launch.cuh"
 
 namespace sgemm_lab {
 
 namespace {
-
-// What every launcher checks before it launches (given: use it as it is). A shape a step cannot
-// multiply correctly is refused with a message that says why, never multiplied wrongly.
-// False: nothing to do (C is empty). rows_per_block: the rows of C one block computes.
-bool validate(const GemmProblem& p, const char* step, int rows_per_block) {
-  const std::string where = std::string(step) + ": ";
-  if (p.m < 0 || p.n < 0 || p.k < 0)
-    throw std::invalid_argument(where + "m, n and k must not be negative");
-  if (p.m == 0 || p.n == 0) return false;
-  if (p.c == nullptr || (p.k > 0 && (p.a == nullptr || p.b == nullptr)))
-    throw std::invalid_argument(where + "a, b and c must not be null");
-  const auto overlap = [](const void* x, std::size_t x_floats, const void* y, std::size_t y_floats) {
-    const auto xa = reinterpret_cast<std::uintptr_t>(x), ya = reinterpret_cast<std::uintptr_t>(y);
-    return xa < ya + y_floats * sizeof(float) && ya < xa + x_floats * sizeof(float);
-  };
-  const std::size_t c_floats = std::size_t(p.m) * p.n;
-  if (p.k > 0 && (overlap(p.c, c_floats, p.a, std::size_t(p.m) * p.k) || overlap(p.c, c_floats, p.b, std::size_t(p.k) * p.n)))
-    throw std::invalid_argument(where + "c overlaps a or b");
-  for (const void* pointer : {static_cast<const void*>(p.a), static_cast<const void*>(p.b), static_cast<const void*>(p.c)})
-    if (reinterpret_cast<std::uintptr_t>(pointer) % alignof(float) != 0)
-      throw std::invalid_argument(where + "a, b and c must be 4-byte aligned");
-  if (workbook::ceil_div(p.m, rows_per_block) > 65535)
-    throw std::invalid_argument(where + "m is too large for this step's grid (at most " +
-                                std::to_string(65535 * rows_per_block) + ")");
-  return true;
-}
-
-// Element (i, j) of a row-major matrix `width` floats wide (given). [[maybe_unused]] until your
-// kernels use it.
-[[maybe_unused]] __host__ __device__ inline std::size_t at(int i, int j, int width) {
-  return std::size_t(i) * width + j;
-}
 
 // TODO(04.1): a kernel with one thread per element of C, blocks of 32 x 8 threads, threadIdx.x
 // along j (the columns of C and B): sum A(i, kk) B(kk, j) over kk with fmaf() and store it.
@@ -77,10 +44,13 @@ bool validate(const GemmProblem& p, const char* step, int rows_per_block) {
 // TODO(04.7), TODO(04.8): the handout describes them, with the layout that avoids bank conflicts.
 // TODO(04.9): 04.8's kernel on a grid with a third dimension, blockIdx.z a slice of k; then a
 // second kernel that adds the slices' partial products. The handout says when to split and how far.
+// The partial products go in the problem's workspace: sgemm_split_k_workspace_bytes() says how
+// much it needs, and the launcher gets it with workspace_of().
 // TODO(04.10): a kernel that packs A, each 128 x 16 tile transposed into a contiguous chunk (and
 // one that packs B when its rows are not 16-byte aligned), then 04.8's multiply fed by cp.async
 // copies of whole chunks, three tiles in flight (cp_async.cuh gives the copies); split k as in
-// 04.9. The handout has the details.
+// 04.9. The packed operands and the partial products share the workspace. The handout has the
+// details.
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step + " (labs/04_sgemm/sgemm.cu)");
@@ -140,6 +110,14 @@ void sgemm_split_k(const GemmProblem& problem, cudaStream_t) {
 void sgemm_packed_pipeline(const GemmProblem& problem, cudaStream_t) {
   if (!validate(problem, "sgemm_packed_pipeline", 128)) return;
   not_implemented("TODO(04.10)", "sgemm_packed_pipeline");
+}
+
+std::size_t sgemm_split_k_workspace_bytes(const GemmProblem&) {
+  not_implemented("TODO(04.9)", "sgemm_split_k_workspace_bytes");
+}
+
+std::size_t sgemm_packed_pipeline_workspace_bytes(const GemmProblem&) {
+  not_implemented("TODO(04.10)", "sgemm_packed_pipeline_workspace_bytes");
 }
 
 }  // namespace sgemm_lab

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 namespace sgemm_lab {
 
 // C = A B in single precision, on the CUDA cores' FP32 FMA (no tensor cores, no TF32).
@@ -19,6 +21,12 @@ struct GemmProblem {
   int m = 0;                 // any sizes from 0, not only multiples of a tile; k = 0 gives C = 0
   int n = 0;
   int k = 0;
+  // Device memory of the step's own (split-k's partial products, packed operands), as CUB's
+  // temporary storage: the caller asks the step's *_workspace_bytes() for its size, allocates at
+  // least that much (256-byte aligned) and passes it here. Its contents on entry are undefined
+  // (the grader poisons them): nothing may be kept in it from one call to the next.
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
 
 // One launcher per step of the handout. Each validates the problem, sizes the grid and launches
@@ -33,5 +41,10 @@ void sgemm_register_blocked(const GemmProblem& problem, cudaStream_t stream);   
 void sgemm_double_buffered(const GemmProblem& problem, cudaStream_t stream);       // TODO(04.8)
 void sgemm_split_k(const GemmProblem& problem, cudaStream_t stream);               // TODO(04.9)
 void sgemm_packed_pipeline(const GemmProblem& problem, cudaStream_t stream);       // TODO(04.10)
+
+// The workspace the steps that need one ask for, in bytes, for `shape` (every field set but the
+// workspace; the answer may depend on the GPU and on the pointers' alignment). 0: none.
+std::size_t sgemm_split_k_workspace_bytes(const GemmProblem& shape);          // TODO(04.9)
+std::size_t sgemm_packed_pipeline_workspace_bytes(const GemmProblem& shape);  // TODO(04.10)
 
 }  // namespace sgemm_lab

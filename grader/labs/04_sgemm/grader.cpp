@@ -169,9 +169,11 @@ struct SgemmLab {
         {"04.7", "2D register blocking", sgemm_lab::sgemm_register_blocked, {{kBarShape, 60.0, 60.0}}},
         {"04.8", "double buffering", sgemm_lab::sgemm_double_buffered, {{kBarShape, 75.0, 80.0}}},
         // 04.8's kernel: its bar is at 1000^3, where 04.8 leaves three quarters of the GPU idle
-        {"04.9", "split-k", sgemm_lab::sgemm_split_k, {{{1000, 1000, 1000}, 20.0, 80.0}}},
+        {"04.9", "split-k", sgemm_lab::sgemm_split_k, {{{1000, 1000, 1000}, 20.0, 80.0}},
+         /*experiment=*/nullptr, /*precheck=*/nullptr, sgemm_lab::sgemm_split_k_workspace_bytes},
         // 04.8's multiply, fed by cp.async from packed operands; it splits k as 04.9 does
-        {"04.10", "packed cp.async pipeline", sgemm_lab::sgemm_packed_pipeline, {{kBarShape, 94.0, 92.0}}},
+        {"04.10", "packed cp.async pipeline", sgemm_lab::sgemm_packed_pipeline, {{kBarShape, 94.0, 92.0}},
+         /*experiment=*/nullptr, /*precheck=*/nullptr, sgemm_lab::sgemm_packed_pipeline_workspace_bytes},
     };
     return all;
   }
@@ -259,10 +261,7 @@ struct SgemmLab {
 int step_number(const std::string& id) { return std::stoi(id.substr(id.find('.') + 1)); }
 
 void bench(const std::string& csv_path) {
-  std::ofstream csv(csv_path);
-  if (!csv) throw std::runtime_error("cannot write " + csv_path);
-  csv << "curve,m,n,k,time_ms,gflop_per_s,percent_of_cublas,cublas_gflop_per_s,occupancy_percent,registers,"
-         "shared_bytes_per_flop\n";
+  workbook::BenchCsv csv(csv_path);
   const std::vector<Shape> shapes = {{1000, 1000, 1000}, {1024, 1024, 1024}, {2048, 2048, 2048},
                                      {4095, 4097, 4093}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   std::vector<SgemmLab::Step> curves = {{"baseline", "naive (uncoalesced)", sgemm_baseline::sgemm_naive, {}}};
@@ -277,9 +276,8 @@ void bench(const std::string& csv_path) {
         if (!m.failure.empty()) return m.failure;
         const std::string name = curve.name();
         const double cublas_gflop_per_s = shape.flops() / (m.reference_ms * 1e6);
-        csv << name << ',' << shape.m << ',' << shape.n << ',' << shape.k << ',' << m.candidate_ms << ',' << m.rate()
-            << ',' << m.percent_of_reference() << ',' << cublas_gflop_per_s << ',' << 100.0 * m.resources->occupancy << ','
-            << m.resources->registers_per_thread << ',' << shared_bytes_per_flop(curve.id) << '\n';
+        csv.row({name, shape.m, shape.n, shape.k, m.candidate_ms, m.rate(), m.percent_of_reference(), cublas_gflop_per_s,
+                 100.0 * m.resources->occupancy, m.resources->registers_per_thread, shared_bytes_per_flop(curve.id)});
         std::cout << std::left << std::setw(36) << name << std::setw(22) << shape.describe() << std::fixed
                   << std::setprecision(0) << std::setw(7) << m.rate() << " GFLOP/s " << std::setprecision(1)
                   << std::setw(6) << m.percent_of_reference() << "% of cuBLAS (" << std::setprecision(0)
@@ -292,7 +290,10 @@ void bench(const std::string& csv_path) {
   }
 }
 
-const bool kBenchRegistered = workbook::register_bench(SgemmLab::kName, bench);
+const bool kBenchRegistered =
+    workbook::register_bench(SgemmLab::kName, bench,
+                             {"curve", "m", "n", "k", "time_ms", "gflop_per_s", "percent_of_cublas", "cublas_gflop_per_s",
+                              "occupancy_percent", "registers", "shared_bytes_per_flop"});
 const bool kStepsListed = workbook::register_listing(SgemmLab::kName, workbook::list_steps<SgemmLab>);
 
 }  // namespace

@@ -56,13 +56,25 @@ class Comparison {
   }
   ~Comparison() {
     for (void* p : {static_cast<void*>(a_), static_cast<void*>(b_), static_cast<void*>(c_),
-                    static_cast<void*>(reference_), static_cast<void*>(flush_)})
+                    static_cast<void*>(reference_), static_cast<void*>(flush_), workspace_})
       cudaFree(p);
   }
   Comparison(const Comparison&) = delete;
   Comparison& operator=(const Comparison&) = delete;
 
-  sgemm_lab::GemmProblem problem() const { return {a_, b_, c_, m_, n_, k_}; }
+  // The problem, with a workspace of at least `workspace_bytes` (kept and grown between calls, as a
+  // caller of CUB keeps its temporary storage).
+  sgemm_lab::GemmProblem problem(std::size_t workspace_bytes = 0) {
+    if (workspace_bytes > workspace_bytes_) {
+      cudaFree(workspace_);
+      cudaMalloc(&workspace_, workspace_bytes);
+      workspace_bytes_ = workspace_bytes;
+    }
+    sgemm_lab::GemmProblem p{a_, b_, c_, m_, n_, k_};
+    p.workspace = workspace_;
+    p.workspace_bytes = workspace_bytes_;
+    return p;
+  }
 
   // Checks `variant` against cuBLAS (largest difference on a sample of C), then times both.
   void run(const char* label, const char* name, const std::function<void()>& variant) {
@@ -97,6 +109,8 @@ class Comparison {
   int m_, n_, k_;
   float *a_ = nullptr, *b_ = nullptr, *c_ = nullptr, *reference_ = nullptr;
   char* flush_ = nullptr;
+  void* workspace_ = nullptr;
+  std::size_t workspace_bytes_ = 0;
   std::vector<float> expected_;
 };
 

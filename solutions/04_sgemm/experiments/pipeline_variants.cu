@@ -265,7 +265,7 @@ int main() {
   using namespace exp_packed;
   compare_at({int3{4096, 4096, 4096}, int3{4095, 4097, 4093}, int3{1000, 1000, 1000}, int3{8192, 8192, 8192}},
              [](Comparison& compare, int3 s) {
-    const GemmProblem p = compare.problem();
+    const GemmProblem p = compare.problem(sgemm_split_k_workspace_bytes(compare.problem()));
     const bool odd = s.y % 4 != 0;  // B cannot be copied in place
     const int splits = s.x <= 1024 ? 4 : 1;
     compare.run("variants", "04.9", [&] { sgemm_split_k(p, nullptr); });
