@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -138,12 +139,25 @@ std::vector<std::string> vendor_uses() {
     while (std::getline(lines, line))
       if (std::regex_search(line, m, kVendorSymbol)) uses.push_back(library + " calls " + line.substr(line.find('U') + 2));
   }
-  for (const std::string& source : arguments.student_sources) {
+  // Each source and the files it includes with quotes, found beside it (a solution in parts, a
+  // student's own header): a header-only library such as CUB leaves no undefined symbol to see.
+  const std::regex local_include(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::vector<std::filesystem::path> pending(arguments.student_sources.begin(), arguments.student_sources.end());
+  std::set<std::filesystem::path> seen;
+  while (!pending.empty()) {
+    const std::filesystem::path source = pending.back();
+    pending.pop_back();
+    if (!seen.insert(source).second) continue;
     std::ifstream lines(source);
-    if (!lines) throw std::runtime_error("cannot read " + source);
+    if (!lines) throw std::runtime_error("cannot read " + source.string());
     std::string line;
-    while (std::getline(lines, line))
-      if (std::regex_search(line, kVendorInclude)) uses.push_back(source + ": " + line);
+    std::smatch m;
+    while (std::getline(lines, line)) {
+      if (std::regex_search(line, kVendorInclude)) uses.push_back(source.string() + ": " + line);
+      if (std::regex_search(line, m, local_include))
+        if (const std::filesystem::path beside = source.parent_path() / m[1].str(); std::filesystem::exists(beside))
+          pending.push_back(beside.lexically_normal());
+    }
   }
   return uses;
 }
