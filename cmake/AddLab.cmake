@@ -67,6 +67,10 @@ function(add_lab lab)
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
   _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
+  # The benchmark CSV's columns are defined once, in the grader; the plot must read only those.
+  add_test(NAME "${lab}.bench: the plot reads only columns the grader writes"
+           COMMAND "${root}/grader/tests/test_bench_columns.sh" "${root}" "${lab}" "$<TARGET_FILE:grade_${lab}_starter>")
+  set_tests_properties("${lab}.bench: the plot reads only columns the grader writes" PROPERTIES LABELS "cpu;${lab}")
   if(WORKBOOK_HAVE_SOLUTIONS)
     _add_lab_implementation(${lab} solution "${root}/solutions/${lab}/${LAB_TOPIC}.cu" pass)
     set(wide_args "")

@@ -2,6 +2,10 @@
 """Plot a lab's benchmark CSV (written by `./workbook bench LAB`) as a PNG.
 
 usage: plot_bench.py LAB CSV PNG
+       plot_bench.py --check-columns LAB COLUMNS   (COLUMNS: the grader's --bench-columns)
+
+The CSV's format is defined once, by the lab's grader (its register_bench() columns). This script
+reads columns by name; COLUMNS_READ says which, and a CPU test checks them against the grader.
 """
 import csv
 import sys
@@ -182,13 +186,43 @@ def plot_sgemm(csv_path, png_path, plt):
 
 PLOTTERS = {"02_memory": plot_memory, "03_transpose": plot_transpose, "04_sgemm": plot_sgemm}
 
+# The columns each plot reads, by name.
+COLUMNS_READ = {
+    "02_memory": ["step", "occupancy_percent", "percent_of_memcpy"],
+    "03_transpose": ["curve", "rows", "cols", "gb_per_s", "percent_of_memcpy", "memcpy_gb_per_s"],
+    "04_sgemm": ["curve", "m", "n", "k", "cublas_gflop_per_s", "gflop_per_s", "percent_of_cublas", "occupancy_percent"],
+}
+
+
+def missing_columns(lab, columns):
+    """The columns the lab's plot reads that `columns` lacks."""
+    return [c for c in COLUMNS_READ[lab] if c not in columns]
+
+
+def check_lab(lab):
+    if lab not in PLOTTERS:
+        sys.exit(f"no plot is defined for lab {lab!r}; the labs with plots are: {', '.join(PLOTTERS)}")
+
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--check-columns":
+        lab, columns = sys.argv[2], sys.argv[3].strip().split(",")
+        check_lab(lab)
+        missing = missing_columns(lab, columns)
+        if missing:
+            sys.exit(f"the {lab} plot reads columns the grader does not write: {', '.join(missing)}")
+        print(f"{lab}: the plot's {len(COLUMNS_READ[lab])} columns are all among the grader's {len(columns)}")
+        return
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     lab, csv_path, png_path = sys.argv[1:]
-    if lab not in PLOTTERS:
-        sys.exit(f"no plot is defined for lab {lab!r}; the labs with plots are: {', '.join(PLOTTERS)}")
+    check_lab(lab)
+    with open(csv_path, newline="") as f:
+        header = next(csv.reader(f), [])
+    missing = missing_columns(lab, header)
+    if missing:
+        sys.exit(f"{csv_path} lacks the columns {', '.join(missing)}: it was written by another version of the "
+                 f"grader; run ./workbook bench {lab} again")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -39,6 +39,11 @@ std::map<std::string, BenchFunction>& benches() {
   return registry;
 }
 
+std::vector<std::string>& registered_bench_columns() {
+  static std::vector<std::string> columns;
+  return columns;
+}
+
 std::map<std::string, ListFunction>& listings() {
   static std::map<std::string, ListFunction> registry;
   return registry;
@@ -71,7 +76,7 @@ struct Options {
   std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
   std::string append_failure_path, failure_lab, failure_step, failure_reason;  // --append-failure
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
-  bool exact_allocations = false, list_steps = false;
+  bool exact_allocations = false, list_steps = false, print_bench_columns = false;
   std::set<Defence> disabled;
   std::uint64_t seed = 0;
   std::vector<const char*> doctest_args;
@@ -88,6 +93,7 @@ constexpr const char* kUsage = R"(grader flags:
   --json=FILE            with --summarize: also write Gradescope's results.json
   --junit=FILE           with --summarize: also write JUnit XML
   --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
+  --bench-columns        print the benchmark CSV's columns, comma-separated (no GPU needed)
   --correctness-only     check the steps on small shapes and time nothing (under compute-sanitizer)
   --exact-allocations    no guard regions around arrays (so memcheck sees one element past the end)
   --expect-reject        pass only if every test case fails, cleanly (mutants, starters)
@@ -135,6 +141,7 @@ Options parse(int argc, char** argv) {
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
     else if (std::strcmp(a, "--exact-allocations") == 0) o.exact_allocations = true;
     else if (std::strcmp(a, "--list-steps") == 0) o.list_steps = true;
+    else if (std::strcmp(a, "--bench-columns") == 0) o.print_bench_columns = true;
     else if (starts_with(a, "--expect-reason=")) {
       o.expect_reason = value("--expect-reason=");
       o.expect_reject = true;
@@ -237,9 +244,31 @@ void print_header() {
 
 }  // namespace
 
-bool register_bench(const char* lab, BenchFunction function) {
+bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns) {
   benches()[lab] = function;
+  registered_bench_columns() = std::move(columns);
   return true;
+}
+
+const std::vector<std::string>& bench_columns() { return registered_bench_columns(); }
+
+BenchCsv::BenchCsv(const std::string& path) : file_(path), path_(path) {
+  if (!file_) throw std::runtime_error("cannot write " + path);
+  const std::vector<std::string>& columns = bench_columns();
+  for (std::size_t c = 0; c < columns.size(); ++c) file_ << (c == 0 ? "" : ",") << columns[c];
+  file_ << '\n';
+}
+
+void BenchCsv::row(std::initializer_list<Cell> cells) {
+  if (cells.size() != bench_columns().size())
+    throw std::logic_error("a row of " + std::to_string(cells.size()) + " values for " +
+                           std::to_string(bench_columns().size()) + " columns in " + path_);
+  const char* separator = "";
+  for (const Cell& cell : cells) {
+    file_ << separator << cell.text;
+    separator = ",";
+  }
+  file_ << '\n' << std::flush;
 }
 
 bool register_listing(const char* lab, ListFunction function) {
@@ -276,6 +305,11 @@ int main(int argc, char** argv) {
   }
   if (options.list_steps) {
     for (const auto& [lab, list] : listings()) list();
+    return 0;
+  }
+  if (options.print_bench_columns) {
+    for (std::size_t c = 0; c < bench_columns().size(); ++c) std::cout << (c == 0 ? "" : ",") << bench_columns()[c];
+    std::cout << '\n';
     return 0;
   }
 

@@ -5,8 +5,12 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <fstream>
+#include <initializer_list>
 #include <set>
+#include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "defences.h"
@@ -39,9 +43,37 @@ Session& session();
 void record(const StepRow& row);
 
 // `./workbook bench LAB` runs the lab's benchmark: the grader binary with --bench=CSV calls the
-// function the lab registered, which writes its sweep to that CSV file.
+// function the lab registered, which writes its sweep to that CSV file, in the columns it
+// registered with it: the one definition of the file's format. scripts/plot_bench.py reads them by
+// name, and a CPU test checks every column it reads against --bench-columns.
 using BenchFunction = void (*)(const std::string& csv_path);
-bool register_bench(const char* lab, BenchFunction function);
+bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns);
+const std::vector<std::string>& bench_columns();  // the registered lab's
+
+// A benchmark's CSV file: the header is the registered columns, and a row must have one value per
+// column (or it throws), so that the rows cannot drift from the header.
+class BenchCsv {
+ public:
+  explicit BenchCsv(const std::string& path);
+  // A value of a row: text as it is, numbers as an ostream writes them.
+  struct Cell {
+    std::string text;
+    Cell(const std::string& s) : text(s) {}  // NOLINT: implicit, so that a row reads like a list
+    Cell(const char* s) : text(s) {}         // NOLINT
+    template <typename Number>
+      requires std::is_arithmetic_v<Number>
+    Cell(Number value) {  // NOLINT
+      std::ostringstream out;
+      out << value;
+      text = out.str();
+    }
+  };
+  void row(std::initializer_list<Cell> cells);
+
+ private:
+  std::ofstream file_;
+  std::string path_;
+};
 
 // `./workbook list` prints each lab's steps and bars: the grader binary with --list-steps calls the
 // function the lab registered (workbook::list_steps<Lab>, in skeleton.h). No GPU needed.

@@ -152,9 +152,7 @@ struct MemoryLab {
 // Benchmark: Volkov's slides 31-40 redrawn on this GPU, fraction of memcpy against occupancy.
 
 void bench(const std::string& csv_path) {
-  std::ofstream csv(csv_path);
-  if (!csv) throw std::runtime_error("cannot write " + csv_path);
-  csv << "step,bytes_per_thread,threads_per_block,blocks_per_sm,occupancy_percent,time_ms,gb_per_s,percent_of_memcpy\n";
+  workbook::BenchCsv csv(csv_path);
   std::vector<MemoryLab::Step> curves = {{"baseline", "one float per thread", memory_baseline::copy_one_float_per_thread, {}}};
   curves.insert(curves.end(), MemoryLab::steps().begin(), MemoryLab::steps().end());
   for (const MemoryLab::Step& step : curves) {
@@ -165,9 +163,8 @@ void bench(const std::string& csv_path) {
         if (!m.failure.empty()) return m.failure;
         const double bytes_per_thread = static_cast<double>(kTimedFloats * sizeof(float)) /
                                         (double(m.resources->grid_blocks) * m.resources->threads_per_block);
-        csv << step.name() << ',' << bytes_per_thread << ',' << shape.threads_per_block << ',' << blocks_per_sm << ','
-            << 100.0 * m.resources->occupancy << ',' << m.candidate_ms << ',' << m.rate() << ','
-            << m.percent_of_reference() << '\n';
+        csv.row({step.name(), bytes_per_thread, shape.threads_per_block, blocks_per_sm, 100.0 * m.resources->occupancy,
+                 m.candidate_ms, m.rate(), m.percent_of_reference()});
         std::cout << std::left << std::setw(40) << step.name() << std::setw(34) << shape.describe() << std::fixed
                   << std::setprecision(0) << std::setw(7) << m.rate() << " GB/s " << std::setprecision(1)
                   << m.percent_of_reference() << "% of memcpy\n";
@@ -181,7 +178,10 @@ void bench(const std::string& csv_path) {
   }
 }
 
-const bool kBenchRegistered = workbook::register_bench(MemoryLab::kName, bench);
+const bool kBenchRegistered =
+    workbook::register_bench(MemoryLab::kName, bench,
+                             {"step", "bytes_per_thread", "threads_per_block", "blocks_per_sm", "occupancy_percent",
+                              "time_ms", "gb_per_s", "percent_of_memcpy"});
 const bool kStepsListed = workbook::register_listing(MemoryLab::kName, workbook::list_steps<MemoryLab>);
 
 }  // namespace
