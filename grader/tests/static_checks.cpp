@@ -174,6 +174,24 @@ TEST_CASE("student code uses no vendor library (cuBLAS, cuFFT, CUB, Thrust, ...)
   }
 }
 
+// A launcher allocates no device memory: memory a step needs beyond its arrays is a workspace the
+// caller gives it (the problem's `workspace`, sized by the step's *_workspace_bytes()), as CUB's
+// callers give temporary storage. An allocation inside a launcher would be timed, would synchronize
+// the device, and (kept in a static, as lab 04's solution once did) would outlive the call and
+// assume one stream.
+TEST_CASE("student code allocates no device memory (it asks for a workspace)") {
+  if (arguments.student_libraries.empty()) return;
+  const std::regex allocation(R"(^\s*U\s+(cudaMalloc\w*|cuMemAlloc\w*))");
+  for (const std::string& library : arguments.student_libraries) {
+    std::istringstream lines(run("nm -u '" + library + "'"));
+    std::string line;
+    std::smatch m;
+    while (std::getline(lines, line))
+      if (std::regex_search(line, m, allocation))
+        CHECK_MESSAGE(false, library, " calls ", m[1].str(), ": take device memory from the problem's workspace instead");
+  }
+}
+
 // --vendor-steps=HEADER: which steps of the student's library call a vendor library, for `grade`.
 // Each launcher is named in the lab's header beside its step ("void sgemm_coalesced(...);  //
 // TODO(04.1)"). objdump's relocations give, per function, the symbols it refers to: a launcher
