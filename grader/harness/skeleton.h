@@ -9,8 +9,9 @@
 //   kName, steps()                     "02_memory"; the steps table: id, title, launcher, bar
 //   default_condition()                where a bar is measured unless it says otherwise
 //   describe(step, condition)          the row's "measured at" text
-//   correctness_cases(), make_case()   the shapes checked, and one of them built: its arrays, its
-//                                      problem and the check of its output (oracle, tolerance)
+//   correctness_cases(), make_case()   the shapes checked (or correctness_cases(step), where steps
+//                                      differ), and one of them built: its arrays, its problem and
+//                                      the check of its output (oracle, tolerance)
 //   timed(condition)                   the timed call's arrays and problem, the baseline and the
 //                                      reference on the same inputs, the device-side check of
 //                                      every timed call's output, and the call's bytes and flops
@@ -325,7 +326,12 @@ template <typename Lab>
 std::string check_all_cases(const typename Lab::Step& step) {
   if (step.precheck != nullptr)
     if (std::string why = step.precheck(); !why.empty()) return why;
-  for (const typename Lab::CaseSpec& spec : Lab::correctness_cases())
+  // A lab whose steps solve different problems (lab 06: reductions and scans) gives each step its
+  // own cases: correctness_cases(step).
+  std::vector<typename Lab::CaseSpec> cases;
+  if constexpr (requires { Lab::correctness_cases(step); }) cases = Lab::correctness_cases(step);
+  else cases = Lab::correctness_cases();
+  for (const typename Lab::CaseSpec& spec : cases)
     if (std::string why = check_case<Lab>(step, spec); !why.empty()) return why;
   return "";
 }
