@@ -140,15 +140,16 @@ void reduce_in_passes(Kernel kernel, int per_block, const Sum* in, std::size_t n
   constexpr int kThreads = ReducePolicy::kThreads;
   Sum* buffers[2] = {scratch, scratch + workbook::ceil_div(n, std::size_t(per_block))};
   int pass = 0;
-  do {
+  for (;; ++pass) {
     const std::size_t blocks = workbook::ceil_div(n, std::size_t(per_block));
-    Sum* const result = blocks == 1 ? out : buffers[pass % 2];
-    // n = 0 still takes one block, which writes the sum of nothing: 0.
+    // The last pass has one block and writes the sum; n = 0 takes one block too, which writes the
+    // sum of nothing: 0.
+    Sum* const result = blocks <= 1 ? out : buffers[pass % 2];
     workbook::launch(kernel, dim3(static_cast<unsigned>(blocks == 0 ? 1 : blocks)), dim3(kThreads), 0, stream, in, result, n);
+    if (blocks <= 1) return;
     in = result;
     n = blocks;
-    ++pass;
-  } while (n > 1);
+  }
 }
 
 // The scratch reduce_in_passes() needs, in Sums: the first pass's partials and the second's.
