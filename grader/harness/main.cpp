@@ -252,25 +252,6 @@ bool register_bench(const char* lab, BenchFunction function, std::vector<std::st
 
 const std::vector<std::string>& bench_columns() { return registered_bench_columns(); }
 
-BenchCsv::BenchCsv(const std::string& path) : file_(path), path_(path) {
-  if (!file_) throw std::runtime_error("cannot write " + path);
-  const std::vector<std::string>& columns = bench_columns();
-  for (std::size_t c = 0; c < columns.size(); ++c) file_ << (c == 0 ? "" : ",") << columns[c];
-  file_ << '\n';
-}
-
-void BenchCsv::row(std::initializer_list<Cell> cells) {
-  if (cells.size() != bench_columns().size())
-    throw std::logic_error("a row of " + std::to_string(cells.size()) + " values for " +
-                           std::to_string(bench_columns().size()) + " columns in " + path_);
-  const char* separator = "";
-  for (const Cell& cell : cells) {
-    file_ << separator << cell.text;
-    separator = ",";
-  }
-  file_ << '\n' << std::flush;
-}
-
 bool register_listing(const char* lab, ListFunction function) {
   listings()[lab] = function;
   return true;

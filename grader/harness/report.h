@@ -3,9 +3,13 @@
 // travel between processes as lines of text in a file; `--summarize` reads them back. Plain C++.
 #pragma once
 
+#include <fstream>
+#include <initializer_list>
 #include <iosfwd>
 #include <limits>
+#include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace workbook {
@@ -57,5 +61,31 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows);
 void write_junit(std::ostream& out, const std::vector<StepRow>& rows);
 
 std::string json_escape(const std::string& text);
+
+// A CSV file whose header is `columns`: a row must have one value per column (or it throws), so
+// that the rows cannot drift from the header. The benchmarks write theirs through it.
+class CsvTable {
+ public:
+  CsvTable(const std::string& path, std::vector<std::string> columns);  // throws if it cannot write
+  // A value of a row: text as it is, numbers as an ostream writes them.
+  struct Cell {
+    std::string text;
+    Cell(const std::string& s) : text(s) {}  // NOLINT: implicit, so that a row reads like a list
+    Cell(const char* s) : text(s) {}         // NOLINT
+    template <typename Number>
+      requires std::is_arithmetic_v<Number>
+    Cell(Number value) {  // NOLINT
+      std::ostringstream out;
+      out << value;
+      text = out.str();
+    }
+  };
+  void row(std::initializer_list<Cell> cells);
+
+ private:
+  std::ofstream file_;
+  std::string path_;
+  std::vector<std::string> columns_;
+};
 
 }  // namespace workbook

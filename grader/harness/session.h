@@ -5,12 +5,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <fstream>
-#include <initializer_list>
 #include <set>
-#include <sstream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "defences.h"
@@ -50,29 +46,10 @@ using BenchFunction = void (*)(const std::string& csv_path);
 bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns);
 const std::vector<std::string>& bench_columns();  // the registered lab's
 
-// A benchmark's CSV file: the header is the registered columns, and a row must have one value per
-// column (or it throws), so that the rows cannot drift from the header.
-class BenchCsv {
+// A benchmark's CSV file (report.h's CsvTable) with the registered columns.
+class BenchCsv : public CsvTable {
  public:
-  explicit BenchCsv(const std::string& path);
-  // A value of a row: text as it is, numbers as an ostream writes them.
-  struct Cell {
-    std::string text;
-    Cell(const std::string& s) : text(s) {}  // NOLINT: implicit, so that a row reads like a list
-    Cell(const char* s) : text(s) {}         // NOLINT
-    template <typename Number>
-      requires std::is_arithmetic_v<Number>
-    Cell(Number value) {  // NOLINT
-      std::ostringstream out;
-      out << value;
-      text = out.str();
-    }
-  };
-  void row(std::initializer_list<Cell> cells);
-
- private:
-  std::ofstream file_;
-  std::string path_;
+  explicit BenchCsv(const std::string& path) : CsvTable(path, bench_columns()) {}
 };
 
 // `./workbook list` prints each lab's steps and bars: the grader binary with --list-steps calls the

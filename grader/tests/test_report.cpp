@@ -1,7 +1,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "report.h"
@@ -136,4 +140,23 @@ TEST_CASE("JUnit: failures carry their reason") {
   const std::string xml = out.str();
   CHECK(xml.find("tests=\"2\" failures=\"1\"") != std::string::npos);
   CHECK(xml.find("<failure message=\"x &lt; y\"/>") != std::string::npos);
+}
+
+TEST_CASE("a benchmark CSV's header is its columns, and a row of another length is refused") {
+  const std::string path = (std::filesystem::temp_directory_path() / "workbook_csv_table_test.csv").string();
+  {
+    workbook::CsvTable csv(path, {"curve", "n", "gb_per_s"});
+    csv.row({"06.6 one pass", std::size_t{268435456}, 2987.5});
+    CHECK_THROWS_AS(csv.row({"too", "short"}), std::logic_error);
+    CHECK_THROWS_AS(csv.row({"too", 1, 2.0, "long"}), std::logic_error);
+  }
+  std::ifstream written(path);
+  std::string header, row, extra;
+  std::getline(written, header);
+  std::getline(written, row);
+  CHECK(header == "curve,n,gb_per_s");
+  CHECK(row == "06.6 one pass,268435456,2987.5");
+  CHECK_FALSE(std::getline(written, extra));  // the refused rows wrote nothing
+  std::filesystem::remove(path);
+  CHECK_THROWS_AS(workbook::CsvTable("/nonexistent-folder/x.csv", {"a"}), std::runtime_error);
 }
