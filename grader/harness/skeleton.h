@@ -80,7 +80,8 @@ struct Step {
   // A CPU check of the step's other deliverable, before its kernels: "" or why it fails.
   std::string (*precheck)() = nullptr;
   // Not null for a step whose launcher needs a workspace: its size in bytes for a problem (which
-  // has every field set but the workspace), asked before every call, as CUB's callers ask.
+  // has every field set but the workspace), asked once per correctness case and per measurement,
+  // as CUB's callers ask before they allocate.
   std::size_t (*workspace_bytes)(const Problem&) = nullptr;
 
   std::string name() const { return std::string(id) + " " + title; }
