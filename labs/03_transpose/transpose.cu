@@ -13,7 +13,6 @@
 // Grade it with `./workbook grade 03_transpose`.
 
 #include <cstddef>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 

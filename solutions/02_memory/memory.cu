@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
