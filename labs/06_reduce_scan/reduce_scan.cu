@@ -10,9 +10,10 @@
 //   TODO(06.4)  the last warp by __shfl_down_sync / __shfl_xor_sync
 //   TODO(06.5)  complete unrolling: the block size a template parameter
 //   TODO(06.6)  many elements per thread, wide loads, a grid sized to the GPU, one launch
-//   TODO(06.7)  Hillis-Steele within each warp by shuffles, block totals scanned, offsets added
-//   TODO(06.8)  Blelloch's up-sweep and down-sweep in shared memory, without bank conflicts
-//   TODO(06.9)  register blocking: many elements per thread, reduce-then-scan
+//   TODO(06.7)  Blelloch's up-sweep and down-sweep in shared memory, without bank conflicts; block
+//               totals scanned, offsets added
+//   TODO(06.8)  Hillis-Steele within each warp by shuffles, in registers
+//   TODO(06.9)  register blocking: many elements per thread, moved by warp transposes, reduce-then-scan
 //   TODO(06.10) a single pass with decoupled look-back
 // Sums wrap modulo 2^32: add as unsigned int. No CUB, no Thrust (the grader checks).
 // Grade it with `./workbook grade 06_reduce_scan`.
@@ -75,14 +76,14 @@ void reduce_at_cub_speed(const SumProblem& problem, cudaStream_t) {
   not_implemented("TODO(06.6)", "reduce_at_cub_speed");
 }
 
-void scan_hillis_steele(const SumProblem& problem, cudaStream_t) {
-  validate(problem, "scan_hillis_steele", Output::kPrefixSums);
-  not_implemented("TODO(06.7)", "scan_hillis_steele");
-}
-
 void scan_blelloch(const SumProblem& problem, cudaStream_t) {
   validate(problem, "scan_blelloch", Output::kPrefixSums);
-  not_implemented("TODO(06.8)", "scan_blelloch");
+  not_implemented("TODO(06.7)", "scan_blelloch");
+}
+
+void scan_hillis_steele(const SumProblem& problem, cudaStream_t) {
+  validate(problem, "scan_hillis_steele", Output::kPrefixSums);
+  not_implemented("TODO(06.8)", "scan_hillis_steele");
 }
 
 void scan_register_blocked(const SumProblem& problem, cudaStream_t) {

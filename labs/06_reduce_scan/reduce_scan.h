@@ -36,8 +36,8 @@ void reduce_first_add_during_load(const SumProblem& problem, cudaStream_t stream
 void reduce_last_warp_shuffled(const SumProblem& problem, cudaStream_t stream);   // TODO(06.4)
 void reduce_unrolled(const SumProblem& problem, cudaStream_t stream);             // TODO(06.5)
 void reduce_at_cub_speed(const SumProblem& problem, cudaStream_t stream);         // TODO(06.6)
-void scan_hillis_steele(const SumProblem& problem, cudaStream_t stream);          // TODO(06.7)
-void scan_blelloch(const SumProblem& problem, cudaStream_t stream);               // TODO(06.8)
+void scan_blelloch(const SumProblem& problem, cudaStream_t stream);               // TODO(06.7)
+void scan_hillis_steele(const SumProblem& problem, cudaStream_t stream);          // TODO(06.8)
 void scan_register_blocked(const SumProblem& problem, cudaStream_t stream);       // TODO(06.9)
 void scan_decoupled_look_back(const SumProblem& problem, cudaStream_t stream);    // TODO(06.10)
 

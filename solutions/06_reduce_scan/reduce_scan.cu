@@ -12,9 +12,10 @@
 //   06.6  many elements per thread, int4 loads in flight, a grid sized to the GPU, one pass
 // An exclusive scan reads 4n bytes and writes 4n; the steps take it from three passes over memory
 // to one (Blelloch 1990; Merrill and Garland 2016):
-//   06.7  Hillis-Steele within each warp by shuffles; block totals scanned; offsets added
-//   06.8  Blelloch's work-efficient up-sweep and down-sweep in shared memory, bank-conflict free
-//   06.9  register blocking: 16 elements per thread, reduce-then-scan
+//   06.7  Blelloch's work-efficient up-sweep and down-sweep in shared memory, bank-conflict free;
+//         block totals scanned; offsets added
+//   06.8  Hillis-Steele within each warp by shuffles: fewer barriers beat fewer additions
+//   06.9  register blocking: 16 elements per thread, moved by warp transposes, reduce-then-scan
 //   06.10 a single pass with decoupled look-back
 // The kernels are in two parts: reduce_steps.cuh and scan_steps.cuh; this file holds the launchers
 // and the workspace sizes.
@@ -113,20 +114,20 @@ void reduce_at_cub_speed(const SumProblem& p, cudaStream_t stream) {
   workbook::launch(reduce_many_kernel<P>, dim3(blocks), dim3(P::kThreads), 0, stream, input(p), output(p), p.n);
 }
 
-void scan_hillis_steele(const SumProblem& p, cudaStream_t stream) {
-  validate(p, "scan_hillis_steele", Output::kPrefixSums);
-  constexpr int kThreads = ReducePolicy::kThreads;
-  Sum* const scratch = static_cast<Sum*>(
-      workspace_of(p, "scan_hillis_steele", scan_levels_sums(p.n, kThreads) * sizeof(Sum)));
-  scan_in_levels(scan_shuffle_kernel<kThreads>, kThreads, kThreads, input(p), output(p), p.n, scratch, stream);
-}
-
 void scan_blelloch(const SumProblem& p, cudaStream_t stream) {
   using P = BlellochPolicy;
   validate(p, "scan_blelloch", Output::kPrefixSums);
   Sum* const scratch =
       static_cast<Sum*>(workspace_of(p, "scan_blelloch", scan_levels_sums(p.n, P::kElements) * sizeof(Sum)));
   scan_in_levels(scan_blelloch_kernel<P>, P::kThreads, P::kElements, input(p), output(p), p.n, scratch, stream);
+}
+
+void scan_hillis_steele(const SumProblem& p, cudaStream_t stream) {
+  validate(p, "scan_hillis_steele", Output::kPrefixSums);
+  constexpr int kThreads = ReducePolicy::kThreads;
+  Sum* const scratch = static_cast<Sum*>(
+      workspace_of(p, "scan_hillis_steele", scan_levels_sums(p.n, kThreads) * sizeof(Sum)));
+  scan_in_levels(scan_shuffle_kernel<kThreads>, kThreads, kThreads, input(p), output(p), p.n, scratch, stream);
 }
 
 void scan_register_blocked(const SumProblem& p, cudaStream_t stream) {
@@ -138,7 +139,7 @@ void scan_register_blocked(const SumProblem& p, cudaStream_t stream) {
   const std::size_t tiles = workbook::ceil_div(p.n, std::size_t(P::kTile));
   workbook::launch(tile_totals_kernel<P>, dim3(static_cast<unsigned>(tiles)), dim3(P::kThreads), 0, stream, input(p),
                    p.n, totals);
-  constexpr int kThreads = ReducePolicy::kThreads;  // the totals: scanned in place as 06.7 scans
+  constexpr int kThreads = ReducePolicy::kThreads;  // the totals: scanned in place as 06.8 scans
   scan_in_levels(scan_shuffle_kernel<kThreads>, kThreads, kThreads, totals, totals, tiles, totals + tiles, stream);
   workbook::launch(scan_tiles_kernel<P>, dim3(static_cast<unsigned>(tiles)), dim3(P::kThreads), 0, stream, input(p),
                    output(p), p.n, totals);

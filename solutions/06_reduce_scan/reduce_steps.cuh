@@ -167,8 +167,10 @@ std::size_t reduce_passes_sums(std::size_t n, int per_block) {
 // array in strides of the whole grid. Each block's partial sum is then added to the result with
 // one atomicAdd (exact: integer addition in any order is the same), after the launcher has zeroed
 // the result: one kernel launch for the whole sum.
+// Measured on the H100 (experiments/variants.cu): 256, 512 and 1024 threads with 2 or 4 int4 in
+// flight all read at 99.4% to 101.5% of CUB's speed at 2^28 ints; 1024 x 4 led.
 struct ManyPolicy {
-  static constexpr int kThreads = 256;
+  static constexpr int kThreads = 1024;
   static constexpr int kVectorsInFlight = 4;  // int4 loads per thread per trip: 64 bytes
 };
 
