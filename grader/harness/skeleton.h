@@ -9,8 +9,9 @@
 //   kName, steps()                     "02_memory"; the steps table: id, title, launcher, bar
 //   default_condition()                where a bar is measured unless it says otherwise
 //   describe(step, condition)          the row's "measured at" text
-//   correctness_cases(), make_case()   the shapes checked, and one of them built: its arrays, its
-//                                      problem and the check of its output (oracle, tolerance)
+//   correctness_cases(), make_case()   the shapes checked (or correctness_cases(step), where steps
+//                                      differ), and one of them built: its arrays, its problem and
+//                                      the check of its output (oracle, tolerance)
 //   timed(condition)                   the timed call's arrays and problem, the baseline and the
 //                                      reference on the same inputs, the device-side check of
 //                                      every timed call's output, and the call's bytes and flops
@@ -326,7 +327,12 @@ template <typename Lab>
 std::string check_all_cases(const typename Lab::Step& step) {
   if (step.precheck != nullptr)
     if (std::string why = step.precheck(); !why.empty()) return why;
-  for (const typename Lab::CaseSpec& spec : Lab::correctness_cases())
+  // A lab whose steps solve different problems (lab 06: reductions and scans) gives each step its
+  // own cases: correctness_cases(step).
+  std::vector<typename Lab::CaseSpec> cases;
+  if constexpr (requires { Lab::correctness_cases(step); }) cases = Lab::correctness_cases(step);
+  else cases = Lab::correctness_cases();
+  for (const typename Lab::CaseSpec& spec : cases)
     if (std::string why = check_case<Lab>(step, spec); !why.empty()) return why;
   return "";
 }
@@ -451,6 +457,15 @@ void check_bars_discriminate() {
     CHECK_MESSAGE(requirement.min_speedup > 1.0, "the first bar must demand more than the baseline");
   for (std::size_t k = 1; k < steps.size(); ++k) {
     const typename Lab::Step& step = steps[k];
+    // A lab with two ladders (lab 06: sums, then scans) says where the second starts: its first
+    // step is measured against the baseline only, as the lab's first step is.
+    if constexpr (requires { Lab::starts_ladder(step); }) {
+      if (Lab::starts_ladder(step)) {
+        for (const auto& requirement : step.bar)
+          CHECK_MESSAGE(requirement.min_speedup > 1.0, step.id, " starts a ladder: its bar must demand more than the baseline");
+        continue;
+      }
+    }
     if (step.experiment != nullptr) {
       MESSAGE(step.id, " is an experiment, exempt: ", step.experiment);
       continue;
