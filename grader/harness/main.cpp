@@ -49,36 +49,9 @@ std::map<std::string, ListFunction>& listings() {
   return registry;
 }
 
-// Counts test cases and failed test cases, for --expect-reject.
-struct OutcomeCounter : doctest::IReporter {
-  static inline int cases = 0;
-  static inline int failed = 0;
-  explicit OutcomeCounter(const doctest::ContextOptions&) {}
+// A doctest reporter that ignores every event; the two below override the one each needs.
+struct QuietReporter : doctest::IReporter {
   void report_query(const doctest::QueryData&) override {}
-  void test_run_start() override {}
-  void test_run_end(const doctest::TestRunStats&) override {}
-  void test_case_start(const doctest::TestCaseData&) override {}
-  void test_case_reenter(const doctest::TestCaseData&) override {}
-  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
-    ++cases;
-    failed += stats.testCaseSuccess ? 0 : 1;
-  }
-  void test_case_exception(const doctest::TestCaseException&) override {}
-  void subcase_start(const doctest::SubcaseSignature&) override {}
-  void subcase_end() override {}
-  void log_assert(const doctest::AssertData&) override {}
-  void log_message(const doctest::MessageData&) override {}
-  void test_case_skipped(const doctest::TestCaseData&) override {}
-};
-REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
-
-// Counts the test cases the filters select, without running them (doctest's --count, silenced).
-struct SelectionCounter : doctest::IReporter {
-  static inline unsigned selected = 0;
-  explicit SelectionCounter(const doctest::ContextOptions&) {}
-  void report_query(const doctest::QueryData& query) override {
-    if (query.run_stats != nullptr) selected = query.run_stats->numTestCasesPassingFilters;
-  }
   void test_run_start() override {}
   void test_run_end(const doctest::TestRunStats&) override {}
   void test_case_start(const doctest::TestCaseData&) override {}
@@ -90,6 +63,27 @@ struct SelectionCounter : doctest::IReporter {
   void log_assert(const doctest::AssertData&) override {}
   void log_message(const doctest::MessageData&) override {}
   void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+
+// Counts test cases and failed test cases, for --expect-reject.
+struct OutcomeCounter : QuietReporter {
+  static inline int cases = 0;
+  static inline int failed = 0;
+  explicit OutcomeCounter(const doctest::ContextOptions&) {}
+  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+    ++cases;
+    failed += stats.testCaseSuccess ? 0 : 1;
+  }
+};
+REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
+
+// Counts the test cases the filters select, without running them (doctest's --count, silenced).
+struct SelectionCounter : QuietReporter {
+  static inline unsigned selected = 0;
+  explicit SelectionCounter(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData& query) override {
+    if (query.run_stats != nullptr) selected = query.run_stats->numTestCasesPassingFilters;
+  }
 };
 REGISTER_REPORTER("workbook_selection", 1, SelectionCounter);
 
