@@ -83,6 +83,10 @@ struct Step {
   // has every field set but the workspace), asked once per correctness case and per measurement,
   // as CUB's callers ask before they allocate.
   std::size_t (*workspace_bytes)(const Problem&) = nullptr;
+  // True for a step whose blocks wait for other blocks (a scan's look-back): each block must take
+  // its work in the order blocks start (from an atomic counter), never by blockIdx, which CUDA does
+  // not promise to start in order. The grader reads the step's kernels' machine code ([block-order]).
+  bool blocks_wait_for_others = false;
 
   std::string name() const { return std::string(id) + " " + title; }
 };
@@ -187,6 +191,10 @@ std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaS
 // [outside-timer]: the call waited for the device, or the host clock ran over the event clock by
 // more than the baseline's did.
 std::string work_outside_timer(const Timing& candidate, const Timing& baseline);
+// [block-order]: in a step whose blocks wait for other blocks, a kernel launched with more blocks
+// than the GPU holds at once that reads blockIdx and can watch other blocks' writes (machine_code.h):
+// one of its blocks may wait for a block that cannot start.
+std::string block_order_violation(const std::vector<LaunchRecord>& launches);
 // [remembered-work] / [input-changed]: the first timed call whose device check found something.
 // `every_call`: each call had fresh inputs and was checked; otherwise only the last one was.
 std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
@@ -320,6 +328,8 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     return where + tagged(Defence::kInputChanged, why);
   if (defence_enabled(Defence::kOutsideTimer))
     if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
+  if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
+    if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
   return "";
 }
 
