@@ -83,7 +83,7 @@ struct ReduceScanLab {
         {"06.8", "Hillis-Steele by warp shuffles", scan_hillis_steele, {{kScanBar, 1.15}}, nullptr, nullptr, scan},
         {"06.9", "register-blocked reduce-then-scan", scan_register_blocked, {{kScanBar, 1.6}}, nullptr, nullptr, scan},
         {"06.10", "single pass, decoupled look-back", scan_decoupled_look_back, {{kScanBar, 2.6, 100.0}}, nullptr, nullptr,
-         scan},
+         scan, /*blocks_wait_for_others=*/true},
     };
     return all;
   }
