@@ -10,6 +10,7 @@
 #include <string>
 
 #include "reduce_scan.h"
+#include "workbook/workspace.h"
 
 namespace reduce_scan_lab {
 
@@ -35,14 +36,7 @@ inline void validate(const SumProblem& p, const char* step, Output output) {
 // The problem's workspace, after checking that it holds `bytes` (what your *_workspace_bytes()
 // asked for) and is 16-byte aligned. nullptr when bytes is 0.
 inline void* workspace_of(const SumProblem& p, const char* step, std::size_t bytes) {
-  if (bytes == 0) return nullptr;
-  const std::string where = std::string(step) + ": ";
-  if (p.workspace == nullptr || p.workspace_bytes < bytes)
-    throw std::invalid_argument(where + "needs a workspace of " + std::to_string(bytes) + " bytes, was given " +
-                                std::to_string(p.workspace == nullptr ? 0 : p.workspace_bytes));
-  if (reinterpret_cast<std::uintptr_t>(p.workspace) % 16 != 0)
-    throw std::invalid_argument(where + "the workspace must be 16-byte aligned");
-  return p.workspace;
+  return workbook::checked_workspace(p, step, bytes);
 }
 
 }  // namespace reduce_scan_lab
