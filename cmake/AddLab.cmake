@@ -1,6 +1,6 @@
 # add_lab(<NN_topic> TOPIC <topic>
 #         [MUTANTS <name>...]                     wrong kernels: every step must be rejected
-#         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
+#         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...] [MUTANT_CONTROLS <name|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
 #         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>])
@@ -25,6 +25,11 @@
 # clear them, or it proves nothing. also-without: defences off in both tests, comma-separated (where
 # two defences catch one cheat, each is proved with the other off).
 #
+# A MUTANT_CONTROL shows that a mutant fails for its one named defect, not for something else in
+# it: the mutant's source built again with WORKBOOK_MUTANT_CONTROL defined, which fixes only that
+# defect (a fence put back, a word read whole), must pass the correctness of those steps (on the
+# shapes --correctness-only checks, among them the ones where the mutant fails).
+#
 # Each *CHECK_MUTANT names a mutant whose defect compute-sanitizer's tool finds: a `sanitize` test
 # runs the tool on it (it must report an error) and on the solution (it must report none), over the
 # correctness half of the steps SANITIZE_TEST_CASES selects (default: all), with exact-size
@@ -38,7 +43,7 @@
 function(add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;VENDOR_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
-    "MUTANTS;DEFENCE_MUTANTS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
+    "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
@@ -94,6 +99,9 @@ function(add_lab lab)
   endforeach()
   foreach(spec IN LISTS LAB_DEFENCE_MUTANTS)
     _add_defence_mutant(${lab} "${spec}")
+  endforeach()
+  foreach(spec IN LISTS LAB_MUTANT_CONTROLS)
+    _add_mutant_control(${lab} "${spec}")
   endforeach()
   if(LAB_VENDOR_MUTANT)
     set(vendor_id "${id}_mutant_${LAB_VENDOR_MUTANT}")
@@ -183,6 +191,24 @@ function(_add_defence_mutant lab spec)
   set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
   add_test(NAME "${proof}" COMMAND ${grader} "--test-case=${filter}" "--without=${defence}" ${also})
   set_tests_properties("${caught}" "${proof}" PROPERTIES LABELS "gpu;${lab};mutant;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endfunction()
+
+# "name|06.10[,06.9]": see add_lab().
+function(_add_mutant_control lab spec)
+  string(REPLACE "|" ";" fields "${spec}")
+  list(LENGTH fields count)
+  if(NOT count EQUAL 2)
+    message(FATAL_ERROR "add_lab(${lab}): MUTANT_CONTROLS takes name|steps, not '${spec}'")
+  endif()
+  list(GET fields 0 mutant)
+  list(GET fields 1 steps)
+  string(REPLACE "," " *," filter "${steps}")
+  set(kind mutant_${mutant}_control)
+  _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
+  target_compile_definitions(lab${lab}_${kind} PRIVATE WORKBOOK_MUTANT_CONTROL)
+  set(name "${lab}.${kind}: with its defect fixed, mutant_${mutant} is correct on ${steps}")
+  add_test(NAME "${name}" COMMAND grade_${lab}_${kind} "--test-case=${filter} *" --correctness-only)
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};mutant;control" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
 # lab<NN_topic>_<kind> from `source`, and grade_<NN_topic>_<kind>: the lab's grader linked with it.

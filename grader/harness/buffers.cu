@@ -9,14 +9,42 @@ namespace workbook {
 
 namespace {
 
-__global__ void fill_random_kernel(float* data, std::size_t count, std::uint64_t key) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
-    data[i] = random_element(key, i);
+// Element i of a stream, as the type of the array it fills.
+__device__ inline float element_of(std::uint64_t key, std::size_t i, const float*) { return random_element(key, i); }
+__device__ inline std::int32_t element_of(std::uint64_t key, std::size_t i, const std::int32_t*) {
+  return random_int_element(key, i);
 }
 
-__global__ void count_changed_kernel(const float* data, std::size_t count, std::uint64_t key, DeviceMismatches* result) {
+template <typename T>
+__global__ void fill_random_kernel(T* data, std::size_t count, std::uint64_t key) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
-    if (__float_as_uint(data[i]) != __float_as_uint(random_element(key, i))) note_mismatch(result, i);
+    data[i] = element_of(key, i, data);
+}
+
+// Compares bits, not values: a float NaN is never equal to itself, and -0 equals +0.
+template <typename T>
+__global__ void count_changed_kernel(const T* data, std::size_t count, std::uint64_t key, DeviceMismatches* result) {
+  static_assert(sizeof(T) == sizeof(std::uint32_t));
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x) {
+    const T want = element_of(key, i, data);
+    if (*reinterpret_cast<const std::uint32_t*>(&data[i]) != *reinterpret_cast<const std::uint32_t*>(&want))
+      note_mismatch(result, i);
+  }
+}
+
+template <typename T>
+void fill_random_on_device(T* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+  if (count == 0) return;
+  fill_random_kernel<<<check_grid(count), kCheckThreads, 0, stream>>>(data, count, random_key(seed));
+  CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename T>
+void count_changed_on_device(const T* data, std::size_t count, std::uint64_t seed, DeviceMismatches* result,
+                             cudaStream_t stream) {
+  if (count == 0) return;
+  count_changed_kernel<<<check_grid(count), kCheckThreads, 0, stream>>>(data, count, random_key(seed), result);
+  CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace
@@ -28,19 +56,29 @@ std::vector<float> random_floats(std::size_t count, std::uint64_t seed) {
   return values;
 }
 
+std::vector<std::int32_t> random_ints(std::size_t count, std::uint64_t seed) {
+  std::vector<std::int32_t> values(count);
+  const std::uint64_t key = random_key(seed);
+  for (std::size_t i = 0; i < count; ++i) values[i] = random_int_element(key, i);
+  return values;
+}
+
 // The grader's own kernels are launched with <<<>>>, not workbook::launch(): the launch log is
 // the candidate's, and these are not.
 void fill_random(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
-  if (count == 0) return;
-  fill_random_kernel<<<check_grid(count), kCheckThreads, 0, stream>>>(data, count, random_key(seed));
-  CUDA_CHECK(cudaGetLastError());
+  fill_random_on_device(data, count, seed, stream);
+}
+void fill_random(std::int32_t* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+  fill_random_on_device(data, count, seed, stream);
 }
 
 void count_changed_from_random(const float* data, std::size_t count, std::uint64_t seed, DeviceMismatches* result,
                                cudaStream_t stream) {
-  if (count == 0) return;
-  count_changed_kernel<<<check_grid(count), kCheckThreads, 0, stream>>>(data, count, random_key(seed), result);
-  CUDA_CHECK(cudaGetLastError());
+  count_changed_on_device(data, count, seed, result, stream);
+}
+void count_changed_from_random(const std::int32_t* data, std::size_t count, std::uint64_t seed,
+                               DeviceMismatches* result, cudaStream_t stream) {
+  count_changed_on_device(data, count, seed, result, stream);
 }
 
 template <typename T>
@@ -96,18 +134,44 @@ std::vector<DeviceMismatches> RunChecks::download() const {
 
 namespace workbook {
 
-float* Arrays::input(const std::string& name, std::size_t count, std::size_t offset) {
-  Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), session().next_seed()});
-  fill_random(added.array->data(), count, added.seed, session().stream);
+void Arrays::Named::fill(cudaStream_t stream) {
+  if (ints) fill_random(reinterpret_cast<std::int32_t*>(array->data()), array->size(), seed, stream);
+  else fill_random(array->data(), array->size(), seed, stream);
+}
+
+void Arrays::Named::count_changed(DeviceMismatches* result, cudaStream_t stream) const {
+  if (ints) count_changed_from_random(reinterpret_cast<const std::int32_t*>(array->data()), array->size(), seed, result, stream);
+  else count_changed_from_random(array->data(), array->size(), seed, result, stream);
+}
+
+Arrays::Named& Arrays::add_input(const std::string& name, std::size_t count, std::size_t offset, bool ints) {
+  Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), session().next_seed(), ints});
+  added.fill(session().stream);
   CUDA_CHECK(cudaStreamSynchronize(session().stream));
-  return added.array->data();
+  return added;
+}
+
+Arrays::Named& Arrays::add_output(const std::string& name, std::size_t count, std::size_t offset, bool ints) {
+  Named& added = outputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), 0, ints});
+  added.array->poison(session().stream);
+  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  return added;
+}
+
+float* Arrays::input(const std::string& name, std::size_t count, std::size_t offset) {
+  return add_input(name, count, offset, false).array->data();
 }
 
 float* Arrays::output(const std::string& name, std::size_t count, std::size_t offset) {
-  Named& added = outputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), 0});
-  added.array->poison(session().stream);
-  CUDA_CHECK(cudaStreamSynchronize(session().stream));
-  return added.array->data();
+  return add_output(name, count, offset, false).array->data();
+}
+
+std::int32_t* Arrays::input_ints(const std::string& name, std::size_t count, std::size_t offset) {
+  return reinterpret_cast<std::int32_t*>(add_input(name, count, offset, true).array->data());
+}
+
+std::int32_t* Arrays::output_ints(const std::string& name, std::size_t count, std::size_t offset) {
+  return reinterpret_cast<std::int32_t*>(add_output(name, count, offset, true).array->data());
 }
 
 float* Arrays::scratch(std::size_t count) {
@@ -122,10 +186,10 @@ void* Arrays::workspace(const std::string& name, std::size_t bytes) {
   return added.array->data();
 }
 
-const Arrays::Named& Arrays::find(const float* pointer) const {
-  for (const auto* list : {&inputs_, &outputs_, &scratch_})
+const Arrays::Named& Arrays::find(const void* pointer) const {
+  for (const auto* list : {&inputs_, &outputs_, &workspaces_, &scratch_})
     for (const Named& named : *list)
-      if (named.array->data() == pointer) return named;
+      if (static_cast<const void*>(named.array->data()) == pointer) return named;
   throw std::invalid_argument("Arrays: no array starts at this pointer");
 }
 
@@ -136,12 +200,24 @@ std::vector<float> Arrays::values_of(const float* input) const {
 
 std::vector<float> Arrays::download(const float* output) const { return find(output).array->download(); }
 
-std::uint64_t Arrays::seed_of(const float* input) const { return find(input).seed; }
+std::vector<std::int32_t> Arrays::values_of(const std::int32_t* input) const {
+  const Named& named = find(input);
+  return random_ints(named.array->size(), named.seed);
+}
+
+std::vector<std::int32_t> Arrays::download(const std::int32_t* output) const {
+  const std::vector<float> bits = find(output).array->download();
+  std::vector<std::int32_t> values(bits.size());
+  if (!bits.empty()) std::memcpy(values.data(), bits.data(), bits.size() * sizeof(float));
+  return values;
+}
+
+std::uint64_t Arrays::seed_of(const void* input) const { return find(input).seed; }
 
 void Arrays::redraw_inputs(cudaStream_t stream) {
   for (Named& named : inputs_) {
     named.seed = session().next_seed();
-    fill_random(named.array->data(), named.array->size(), named.seed, stream);
+    named.fill(stream);
   }
 }
 
@@ -151,13 +227,13 @@ void Arrays::poison_outputs(cudaStream_t stream) {
 }
 
 void Arrays::count_changed_inputs(DeviceMismatches* result, cudaStream_t stream) const {
-  for (const Named& named : inputs_) count_changed_from_random(named.array->data(), named.array->size(), named.seed, result, stream);
+  for (const Named& named : inputs_) named.count_changed(result, stream);
 }
 
 std::string Arrays::changed_inputs(cudaStream_t stream) const {
   for (const Named& named : inputs_) {
     RunChecks check(1);
-    count_changed_from_random(named.array->data(), named.array->size(), named.seed, check.slot(0), stream);
+    named.count_changed(check.slot(0), stream);
     const DeviceMismatches found = check.download().front();
     if (found.count > 0)
       return "the kernel changed its input " + named.name + " (" + std::to_string(found.count) + " elements, the first at [" +

@@ -26,6 +26,9 @@ inline constexpr std::size_t kGuardBytes = 64 * 1024;
 // values on any machine, from random_floats() on the CPU and fill_random() on the GPU.
 std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
 void fill_random(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream);
+// The same streams as 32-bit integers, every value equally likely (random_int_element()).
+std::vector<std::int32_t> random_ints(std::size_t count, std::uint64_t seed);
+void fill_random(std::int32_t* data, std::size_t count, std::uint64_t seed, cudaStream_t stream);
 
 // What a device-side check found: how many elements failed it, and the first of them.
 struct DeviceMismatches {
@@ -37,6 +40,8 @@ struct DeviceMismatches {
 // bits are not what fill_random(data, count, seed) writes.
 void count_changed_from_random(const float* data, std::size_t count, std::uint64_t seed, DeviceMismatches* result,
                                cudaStream_t stream);
+void count_changed_from_random(const std::int32_t* data, std::size_t count, std::uint64_t seed,
+                               DeviceMismatches* result, cudaStream_t stream);
 
 template <typename T>
 class DeviceArray {
@@ -103,6 +108,9 @@ class Arrays {
  public:
   float* input(const std::string& name, std::size_t count, std::size_t offset = 0);
   float* output(const std::string& name, std::size_t count, std::size_t offset = 0);
+  // The same for 32-bit integers (lab 06): inputs drawn with random_ints(), outputs poisoned.
+  std::int32_t* input_ints(const std::string& name, std::size_t count, std::size_t offset = 0);
+  std::int32_t* output_ints(const std::string& name, std::size_t count, std::size_t offset = 0);
   float* scratch(std::size_t count);
   // `bytes` of device memory for the launcher's own use, 256-byte aligned, as CUB's temporary
   // storage is: its contents on entry are poison, so nothing can be remembered in it between calls.
@@ -111,9 +119,11 @@ class Arrays {
   // What the CPU knows of them: an input's drawn values, an output's contents.
   std::vector<float> values_of(const float* input) const;
   std::vector<float> download(const float* output) const;
+  std::vector<std::int32_t> values_of(const std::int32_t* input) const;
+  std::vector<std::int32_t> download(const std::int32_t* output) const;
   // The generator stream an input holds now (it changes with every redraw): device-side checks
   // compute the truth from it rather than read an input the kernel may have changed.
-  std::uint64_t seed_of(const float* input) const;
+  std::uint64_t seed_of(const void* input) const;
 
   void redraw_inputs(cudaStream_t stream);  // fresh seeds, filled on the device
   void poison_outputs(cudaStream_t stream);  // and the workspaces
@@ -125,10 +135,15 @@ class Arrays {
  private:
   struct Named {
     std::string name;
-    std::unique_ptr<DeviceArray<float>> array;
+    std::unique_ptr<DeviceArray<float>> array;  // 4-byte elements: floats, or ints when `ints`
     std::uint64_t seed = 0;  // inputs: the stream of the generator it holds
+    bool ints = false;
+    void fill(cudaStream_t stream);  // an input: draw its stream `seed` into it
+    void count_changed(DeviceMismatches* result, cudaStream_t stream) const;
   };
-  const Named& find(const float* pointer) const;
+  Named& add_input(const std::string& name, std::size_t count, std::size_t offset, bool ints);
+  Named& add_output(const std::string& name, std::size_t count, std::size_t offset, bool ints);
+  const Named& find(const void* pointer) const;
   std::vector<Named> inputs_, outputs_, workspaces_, scratch_;
 };
 

@@ -20,11 +20,12 @@ enum class Defence {
   kPrecision,         // FP32 results within an FP32 tolerance, not a bound loose enough for TF32 or BF16
   kGuard,             // nothing written just before or just after an output
   kInputChanged,      // inputs come back unchanged
+  kBlockOrder,        // blocks that wait for other blocks do not count on blocks starting in blockIdx order
 };
 
-inline constexpr std::array<Defence, 7> kAllDefences = {
+inline constexpr std::array<Defence, 8> kAllDefences = {
     Defence::kOutsideTimer, Defence::kUnrecordedLaunch, Defence::kRememberedWork, Defence::kCeiling,
-    Defence::kPrecision,    Defence::kGuard,            Defence::kInputChanged};
+    Defence::kPrecision,    Defence::kGuard,            Defence::kInputChanged,   Defence::kBlockOrder};
 
 constexpr std::string_view name_of(Defence defence) {
   switch (defence) {
@@ -35,6 +36,7 @@ constexpr std::string_view name_of(Defence defence) {
     case Defence::kPrecision: return "precision";
     case Defence::kGuard: return "guard";
     case Defence::kInputChanged: return "input-changed";
+    case Defence::kBlockOrder: return "block-order";
   }
   return "?";
 }

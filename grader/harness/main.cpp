@@ -49,20 +49,14 @@ std::map<std::string, ListFunction>& listings() {
   return registry;
 }
 
-// Counts test cases and failed test cases, for --expect-reject.
-struct OutcomeCounter : doctest::IReporter {
-  static inline int cases = 0;
-  static inline int failed = 0;
-  explicit OutcomeCounter(const doctest::ContextOptions&) {}
+// A doctest reporter that ignores every event; the two below override the one each needs.
+struct QuietReporter : doctest::IReporter {
   void report_query(const doctest::QueryData&) override {}
   void test_run_start() override {}
   void test_run_end(const doctest::TestRunStats&) override {}
   void test_case_start(const doctest::TestCaseData&) override {}
   void test_case_reenter(const doctest::TestCaseData&) override {}
-  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
-    ++cases;
-    failed += stats.testCaseSuccess ? 0 : 1;
-  }
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
   void test_case_exception(const doctest::TestCaseException&) override {}
   void subcase_start(const doctest::SubcaseSignature&) override {}
   void subcase_end() override {}
@@ -70,7 +64,39 @@ struct OutcomeCounter : doctest::IReporter {
   void log_message(const doctest::MessageData&) override {}
   void test_case_skipped(const doctest::TestCaseData&) override {}
 };
+
+// Counts test cases and failed test cases, for --expect-reject.
+struct OutcomeCounter : QuietReporter {
+  static inline int cases = 0;
+  static inline int failed = 0;
+  explicit OutcomeCounter(const doctest::ContextOptions&) {}
+  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+    ++cases;
+    failed += stats.testCaseSuccess ? 0 : 1;
+  }
+};
 REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
+
+// Counts the test cases the filters select, without running them (doctest's --count, silenced).
+struct SelectionCounter : QuietReporter {
+  static inline unsigned selected = 0;
+  explicit SelectionCounter(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData& query) override {
+    if (query.run_stats != nullptr) selected = query.run_stats->numTestCasesPassingFilters;
+  }
+};
+REGISTER_REPORTER("workbook_selection", 1, SelectionCounter);
+
+// How many test cases the command line's filters select. A grading whose filter selects none would
+// run nothing and exit 0, which reads as a pass for a step that was never graded.
+unsigned selected_test_cases(std::vector<const char*> args) {
+  args.push_back("--count");
+  args.push_back("--reporters=workbook_selection");
+  doctest::Context counting;
+  counting.applyCommandLine(static_cast<int>(args.size()), args.data());
+  counting.run();
+  return SelectionCounter::selected;
+}
 
 struct Options {
   std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
@@ -300,6 +326,12 @@ int main(int argc, char** argv) {
     for (const char* a : options.doctest_args)
       if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "-?") == 0) std::cout << kUsage << '\n';
     return context.run();
+  }
+
+  if (!options.gpu_check && options.bench_path.empty() && selected_test_cases(options.doctest_args) == 0) {
+    std::cerr << "error: no test case matches the filters given; --list-test-cases lists them (doctest splits "
+                 "--test-case at commas: write \\, for a comma in a step's name)\n";
+    return 2;
   }
 
   if (const std::string reason = why_no_gpu(); !reason.empty()) {

@@ -26,4 +26,10 @@ __host__ __device__ inline float random_element(std::uint64_t key, std::size_t i
   return static_cast<float>(2.0 * unit - 1.0);
 }
 
+// Element i of the stream as a 32-bit integer: the top 32 bits of the draw, so every int is equally
+// likely (negative ones, 0, INT_MIN and INT_MAX included) and sums of them wrap around.
+__host__ __device__ inline std::int32_t random_int_element(std::uint64_t key, std::size_t i) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(splitmix64(key + i) >> 32));
+}
+
 }  // namespace workbook

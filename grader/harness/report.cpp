@@ -250,10 +250,21 @@ void write_junit(std::ostream& out, const std::vector<StepRow>& rows) {
   out << "  </testsuite>\n</testsuites>\n";
 }
 
+namespace {
+// A CSV field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break ("06.8
+// Blelloch, conflict-free"), with its quotes doubled; as it is otherwise. Python's csv reads it back.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+}  // namespace
+
 CsvTable::CsvTable(const std::string& path, std::vector<std::string> columns)
     : file_(path), path_(path), columns_(std::move(columns)) {
   if (!file_) throw std::runtime_error("cannot write " + path);
-  for (std::size_t c = 0; c < columns_.size(); ++c) file_ << (c == 0 ? "" : ",") << columns_[c];
+  for (std::size_t c = 0; c < columns_.size(); ++c) file_ << (c == 0 ? "" : ",") << csv_field(columns_[c]);
   file_ << '\n';
 }
 
@@ -263,7 +274,7 @@ void CsvTable::row(std::initializer_list<Cell> cells) {
                            " columns in " + path_);
   const char* separator = "";
   for (const Cell& cell : cells) {
-    file_ << separator << cell.text;
+    file_ << separator << csv_field(cell.text);
     separator = ",";
   }
   file_ << '\n' << std::flush;

@@ -1,6 +1,9 @@
 #include "skeleton.h"
 
 #include <cmath>
+#include <stdexcept>
+
+#include "machine_code.h"
 
 namespace workbook {
 
@@ -32,6 +35,30 @@ std::string describe(const char* name, dim3 grid, dim3 block) {
 }
 
 }  // namespace
+
+std::string block_order_violation(const std::vector<LaunchRecord>& launches) {
+  for (const LaunchRecord& launch : launches) {
+    const KernelResources resources = resources_of(launch);
+    const long long at_once = static_cast<long long>(resources.resident_blocks_per_sm) * device_facts().sm_count;
+    if (resources.grid_blocks <= at_once) continue;  // every block can run at once: none waits to start
+    std::string machine_code;
+    try {
+      machine_code = sass_of(resources.name);
+    } catch (const std::runtime_error& e) {
+      return tagged(Defence::kBlockOrder, std::string("cannot read the machine code of ") + demangled(resources.name) +
+                                              " to check that it does not count on the order blocks start: " + e.what());
+    }
+    if (!reads_block_index(machine_code) || !watches_other_blocks(machine_code)) continue;
+    std::ostringstream why;
+    why << demangled(resources.name) << " runs " << resources.grid_blocks << " blocks, more than the " << at_once
+        << " this GPU holds at once; it reads blockIdx, and it reads what other blocks write while it runs (volatile "
+           "or atomic loads, or fences), as a block that waits for another does. CUDA does not promise that blocks "
+           "start in blockIdx order: a block may wait for one that cannot start until it finishes. Take each block's "
+           "tile from an atomic counter, in the order blocks start";
+    return tagged(Defence::kBlockOrder, why.str());
+  }
+  return "";
+}
 
 bool defence_enabled(Defence defence) { return !session().disabled.contains(defence); }
 

@@ -9,8 +9,9 @@
 //   kName, steps()                     "02_memory"; the steps table: id, title, launcher, bar
 //   default_condition()                where a bar is measured unless it says otherwise
 //   describe(step, condition)          the row's "measured at" text
-//   correctness_cases(), make_case()   the shapes checked, and one of them built: its arrays, its
-//                                      problem and the check of its output (oracle, tolerance)
+//   correctness_cases(), make_case()   the shapes checked (or correctness_cases(step), where steps
+//                                      differ), and one of them built: its arrays, its problem and
+//                                      the check of its output (oracle, tolerance)
 //   timed(condition)                   the timed call's arrays and problem, the baseline and the
 //                                      reference on the same inputs, the device-side check of
 //                                      every timed call's output, and the call's bytes and flops
@@ -82,6 +83,10 @@ struct Step {
   // has every field set but the workspace), asked once per correctness case and per measurement,
   // as CUB's callers ask before they allocate.
   std::size_t (*workspace_bytes)(const Problem&) = nullptr;
+  // True for a step whose blocks wait for other blocks (a scan's look-back): each block must take
+  // its work in the order blocks start (from an atomic counter), never by blockIdx, which CUDA does
+  // not promise to start in order. The grader reads the step's kernels' machine code ([block-order]).
+  bool blocks_wait_for_others = false;
 
   std::string name() const { return std::string(id) + " " + title; }
 };
@@ -186,6 +191,10 @@ std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaS
 // [outside-timer]: the call waited for the device, or the host clock ran over the event clock by
 // more than the baseline's did.
 std::string work_outside_timer(const Timing& candidate, const Timing& baseline);
+// [block-order]: in a step whose blocks wait for other blocks, a kernel launched with more blocks
+// than the GPU holds at once that reads blockIdx and can watch other blocks' writes (machine_code.h):
+// one of its blocks may wait for a block that cannot start.
+std::string block_order_violation(const std::vector<LaunchRecord>& launches);
 // [remembered-work] / [input-changed]: the first timed call whose device check found something.
 // `every_call`: each call had fresh inputs and was checked; otherwise only the last one was.
 std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
@@ -319,6 +328,8 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     return where + tagged(Defence::kInputChanged, why);
   if (defence_enabled(Defence::kOutsideTimer))
     if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
+  if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
+    if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
   return "";
 }
 
@@ -326,7 +337,12 @@ template <typename Lab>
 std::string check_all_cases(const typename Lab::Step& step) {
   if (step.precheck != nullptr)
     if (std::string why = step.precheck(); !why.empty()) return why;
-  for (const typename Lab::CaseSpec& spec : Lab::correctness_cases())
+  // A lab whose steps solve different problems (lab 06: reductions and scans) gives each step its
+  // own cases: correctness_cases(step).
+  std::vector<typename Lab::CaseSpec> cases;
+  if constexpr (requires { Lab::correctness_cases(step); }) cases = Lab::correctness_cases(step);
+  else cases = Lab::correctness_cases();
+  for (const typename Lab::CaseSpec& spec : cases)
     if (std::string why = check_case<Lab>(step, spec); !why.empty()) return why;
   return "";
 }
@@ -451,6 +467,15 @@ void check_bars_discriminate() {
     CHECK_MESSAGE(requirement.min_speedup > 1.0, "the first bar must demand more than the baseline");
   for (std::size_t k = 1; k < steps.size(); ++k) {
     const typename Lab::Step& step = steps[k];
+    // A lab with two ladders (lab 06: sums, then scans) says where the second starts: its first
+    // step is measured against the baseline only, as the lab's first step is.
+    if constexpr (requires { Lab::starts_ladder(step); }) {
+      if (Lab::starts_ladder(step)) {
+        for (const auto& requirement : step.bar)
+          CHECK_MESSAGE(requirement.min_speedup > 1.0, step.id, " starts a ladder: its bar must demand more than the baseline");
+        continue;
+      }
+    }
     if (step.experiment != nullptr) {
       MESSAGE(step.id, " is an experiment, exempt: ", step.experiment);
       continue;

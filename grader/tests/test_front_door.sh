@@ -70,5 +70,21 @@ expect 0 "" "$grader" "--append-failure=$scratch/rows.tsv" --lab=02_memory "--st
 expect 1 "FAIL  02.1 x: it hung" "$grader" "--summarize=$scratch/rows.tsv"
 expect 1 "cannot write" "$grader" "--summarize=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
 
+# A filter that selects no step is refused: a grading that ran nothing must not read as a pass.
+expect 2 "no test case matches" "$grader" "--test-case=99.1 no such step"
+# Every step's name, made a filter the way the workbook makes it, selects that step alone (doctest
+# splits a filter at commas, and "06.8 Blelloch, conflict-free" has one).
+eval "$(grep '^step_filter()' "$root/workbook")"
+for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
+  while IFS= read -r step; do
+    count=$("$starter" "$(step_filter "$step")" --count | grep -o 'passing the current filters: [0-9]*')
+    if [ "$count" != "passing the current filters: 1" ]; then
+      echo "FAIL: the workbook's filter for '$step' selects ${count##* } test cases of $(basename "$starter"), not 1"
+      failures=$((failures + 1))
+    fi
+  done < <("$starter" --list-test-cases | grep -E '^[0-9]{2}\.[0-9]+ ')
+  echo "ok: each step of $(basename "$starter") is selected alone by its filter"
+done
+
 echo "$failures failed"
 [ "$failures" -eq 0 ]

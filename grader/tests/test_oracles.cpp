@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -40,6 +41,7 @@ TEST_CASE("transpose oracle: refuses a size that does not match the shape") {
 }
 
 #include "04_sgemm/oracle.h"
+#include "06_reduce_scan/oracle.h"
 
 TEST_CASE("sgemm oracle: a 2 x 3 times 3 x 2 product, written out by hand") {
   // A = [1 2 3; 4 5 6], B = [1 -1; 0 2; -2 1]: C = [-5 6; -8 12]
@@ -70,4 +72,22 @@ TEST_CASE("sgemm oracle: the error bound grows with k and is zero when nothing i
   const double at_1k = sgemm_oracle::error_bound(1024, 1.0), at_4k = sgemm_oracle::error_bound(4096, 1.0);
   CHECK(at_4k > 3.99 * at_1k);
   CHECK(at_1k == doctest::Approx(1024.0 / (1 << 24)).epsilon(1e-3));
+}
+
+TEST_CASE("reduce/scan oracle: sums wrap modulo 2^32, exactly, and the scan is exclusive") {
+  using reduce_scan_oracle::exclusive_scan;
+  using reduce_scan_oracle::sum;
+  constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
+  CHECK(sum({}) == 0);
+  CHECK(sum({kMax, 1}) == kMin);  // wraps around, as the GPU's integer adder does
+  CHECK(sum({kMin, -1}) == kMax);
+  CHECK(sum({5, -7, 2}) == 0);
+  CHECK(exclusive_scan({}).empty());
+  CHECK(exclusive_scan({3, 1, 4, 1, 5}) == std::vector<std::int32_t>{0, 3, 4, 8, 9});
+  CHECK(exclusive_scan({kMax, 1, 1}) == std::vector<std::int32_t>{0, kMax, kMin});
+  // The last exclusive prefix plus the last element is the sum, in any order of addition.
+  const std::vector<std::int32_t> values = {kMax, kMin, -3, 77, kMax, kMax};
+  CHECK(static_cast<std::int32_t>(static_cast<std::uint32_t>(exclusive_scan(values).back()) +
+                                  static_cast<std::uint32_t>(values.back())) == sum(values));
 }

@@ -147,6 +147,7 @@ TEST_CASE("a benchmark CSV's header is its columns, and a row of another length 
   {
     workbook::CsvTable csv(path, {"curve", "n", "gb_per_s"});
     csv.row({"06.6 one pass", std::size_t{268435456}, 2987.5});
+    csv.row({"06.8 Blelloch, \"conflict-free\"", 1, 2});  // a comma and quotes: quoted, quotes doubled
     CHECK_THROWS_AS(csv.row({"too", "short"}), std::logic_error);
     CHECK_THROWS_AS(csv.row({"too", 1, 2.0, "long"}), std::logic_error);
   }
@@ -156,6 +157,8 @@ TEST_CASE("a benchmark CSV's header is its columns, and a row of another length 
   std::getline(written, row);
   CHECK(header == "curve,n,gb_per_s");
   CHECK(row == "06.6 one pass,268435456,2987.5");
+  std::getline(written, row);
+  CHECK(row == "\"06.8 Blelloch, \"\"conflict-free\"\"\",1,2");
   CHECK_FALSE(std::getline(written, extra));  // the refused rows wrote nothing
   std::filesystem::remove(path);
   CHECK_THROWS_AS(workbook::CsvTable("/nonexistent-folder/x.csv", {"a"}), std::runtime_error);

@@ -12,6 +12,7 @@
 
 #include "sgemm.h"
 #include "workbook/launch.cuh"
+#include "workbook/workspace.h"
 
 namespace sgemm_lab {
 
@@ -43,14 +44,7 @@ inline bool validate(const GemmProblem& p, const char* step, int rows_per_block)
 // The problem's workspace as floats, after checking that it holds `bytes` (what the step's
 // *_workspace_bytes() asked for) and is 16-byte aligned for float4. nullptr when bytes is 0.
 inline float* workspace_of(const GemmProblem& p, const char* step, std::size_t bytes) {
-  if (bytes == 0) return nullptr;
-  const std::string where = std::string(step) + ": ";
-  if (p.workspace == nullptr || p.workspace_bytes < bytes)
-    throw std::invalid_argument(where + "needs a workspace of " + std::to_string(bytes) + " bytes, was given " +
-                                std::to_string(p.workspace == nullptr ? 0 : p.workspace_bytes));
-  if (reinterpret_cast<std::uintptr_t>(p.workspace) % 16 != 0)
-    throw std::invalid_argument(where + "the workspace must be 16-byte aligned");
-  return static_cast<float*>(p.workspace);
+  return static_cast<float*>(workbook::checked_workspace(p, step, bytes));
 }
 
 // Element (i, j) of a row-major matrix `width` floats wide. 64-bit: 8192^2 floats are 2^26.

@@ -1,0 +1,40 @@
+// The machine code (SASS) of the grader's own kernels, read with the CUDA toolkit's cuobjdump, for
+// the defences that must know what a kernel does rather than what it outputs: whether a kernel
+// reads its block's index, say, which no run on a GPU that starts blocks in order can show.
+// Plain C++: the reading runs cuobjdump on this program; the parsing is tested on the CPU.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace workbook {
+
+// `cuobjdump -sass` output, split by kernel: each "Function : NAME" section's instructions, keyed
+// by the mangled NAME (what cudaFuncGetName() returns).
+std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_output);
+
+// Whether a kernel's SASS reads the block's index: blockIdx.x, .y or .z (special register
+// SR_CTAID), or a cluster's index, which equals blockIdx for clusters of one block (SR_CLUSTERID).
+// gridDim (SR_NCTAID) and the block's rank in its cluster (SR_CgaCtaId) are not its index.
+bool reads_block_index(std::string_view sass);
+
+// Whether a kernel's SASS can see what other blocks write while it runs, which a block that waits
+// for another must: a global load at GPU or system scope (volatile, relaxed or acquire: LDG...STRONG.
+// GPU or .SYS), a global atomic that returns a value (ATOMG, ATOM; not RED, which returns nothing),
+// or a GPU- or system-wide fence (MEMBAR). A kernel with none of these cannot wait for another block.
+bool watches_other_blocks(std::string_view sass);
+
+// The SASS of every kernel in this program, read once (cuobjdump on /proc/self/exe). Throws
+// std::runtime_error, saying why, when cuobjdump cannot be run or finds nothing.
+const std::map<std::string, std::string>& this_programs_sass();
+
+// The SASS of one kernel of this program, by the name cudaFuncGetName() gives (mangled, or else
+// demangled). Throws std::runtime_error when there is none.
+std::string sass_of(const std::string& kernel_name);
+
+// "scan_kernel<256>(unsigned const*, ...)" for "_Z11scan_kernelILi256EEvPKj..." (or the name as
+// given, when it does not demangle).
+std::string demangled(const std::string& mangled);
+
+}  // namespace workbook

@@ -1,0 +1,246 @@
+// Grader for lab 06_reduce_scan: Harris's reduction ladder and the scan, to CUB speed.
+//
+// The lab's facts for the step-grading skeleton (grader/harness/skeleton.h), which does the rest.
+// Its steps solve two problems: 06.1 to 06.6 sum n ints, 06.7 to 06.10 scan them (exclusive prefix
+// sums). Each step is checked on fresh random ints (every 32-bit value equally likely, so the sums
+// wrap) of many sizes, against the CPU oracle, every element; then timed against its baseline
+// (Harris's first kernel, or a naive Hillis-Steele scan) and against CUB (DeviceReduce::Sum,
+// DeviceScan::ExclusiveSum) at 2^28 ints, with every timed call's output checked on the device.
+//
+// The bars sit between the reference solutions' speedups measured on the H100 (in
+// solutions/06_reduce_scan/NOTES.md, with the command that measures them), each one the previous
+// step's solution fails; the test "06_reduce_scan bars reject the previous step" checks that on
+// every run of the solution.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "baseline.h"
+#include "check.h"
+#include "oracle.h"
+#include "peaks.h"
+#include "reduce_scan.h"
+#include "skeleton.h"
+
+namespace {
+
+using reduce_scan_lab::SumProblem;
+
+enum class Operation { kSum, kScan };
+
+// Where a step is measured: which problem, and how many ints.
+struct Measure {
+  Operation operation;
+  std::size_t n;
+  std::string describe() const {
+    std::ostringstream text;
+    text << (operation == Operation::kSum ? "sum of " : "scan of ");
+    int log2 = 0;
+    while ((std::size_t{1} << log2) < n) ++log2;
+    if ((std::size_t{1} << log2) == n) text << "2^" << log2;
+    else text << n;
+    return text.str() + " ints";
+  }
+  bool operator==(const Measure&) const = default;
+};
+
+constexpr std::size_t kTimedInts = std::size_t{1} << 28;  // 1 GiB: twenty times the L2
+constexpr Measure kSumBar{Operation::kSum, kTimedInts};
+constexpr Measure kScanBar{Operation::kScan, kTimedInts};
+
+struct ReduceScanLab {
+  using Problem = SumProblem;
+  using Condition = Measure;
+  using Step = workbook::Step<Problem, Condition>;
+  struct CaseSpec {
+    Operation operation;
+    std::size_t n;
+    std::size_t in_offset;  // ints past a 256-byte boundary: 1 breaks every 16-byte alignment
+    std::size_t out_offset;
+  };
+  static constexpr const char* kName = "06_reduce_scan";
+
+  static const std::vector<Step>& steps() {
+    using namespace reduce_scan_lab;
+    const auto sum = reduce_workspace_bytes;
+    const auto scan = scan_workspace_bytes;
+    static const std::vector<Step> all = {
+        {"06.1", "interleaved addressing, no divergence", reduce_interleaved, {{kSumBar, 1.3}}, nullptr, nullptr, sum},
+        {"06.2", "sequential addressing", reduce_sequential, {{kSumBar, 1.85}}, nullptr, nullptr, sum},
+        {"06.3", "first add during load", reduce_first_add_during_load, {{kSumBar, 3.0}}, nullptr, nullptr, sum},
+        {"06.4", "last warp by shuffles", reduce_last_warp_shuffled, {{kSumBar, 4.5}}, nullptr, nullptr, sum},
+        {"06.5", "complete unrolling", reduce_unrolled, {{kSumBar, 5.45}}, nullptr, nullptr, sum},
+        {"06.6", "many elements per thread, one pass", reduce_at_cub_speed, {{kSumBar, 6.5, 99.0}}, nullptr, nullptr, sum},
+        {"06.7", "Blelloch, conflict-free", scan_blelloch, {{kScanBar, 1.06}}, nullptr, nullptr, scan},
+        {"06.8", "Hillis-Steele by warp shuffles", scan_hillis_steele, {{kScanBar, 1.15}}, nullptr, nullptr, scan},
+        {"06.9", "register-blocked reduce-then-scan", scan_register_blocked, {{kScanBar, 1.6}}, nullptr, nullptr, scan},
+        {"06.10", "single pass, decoupled look-back", scan_decoupled_look_back, {{kScanBar, 2.6, 100.0}}, nullptr, nullptr,
+         scan, /*blocks_wait_for_others=*/true},
+    };
+    return all;
+  }
+  static Condition default_condition() { return kSumBar; }
+  static workbook::Reference reference() { return {"CUB", false}; }  // a kernel may beat it
+  static std::string describe(const Step&, const Condition& measure) { return measure.describe(); }
+  static std::vector<Condition> info_conditions(const Step&) { return {}; }
+  static std::string extra_requirement(const Step&, const Condition&, const workbook::Measurement&) { return ""; }
+
+  static Operation operation_of(const Step& step) { return step.bar.front().at.operation; }
+  // The scans are a second ladder: 06.7's bar is not one 06.6 (a sum) could clear or fail.
+  static bool starts_ladder(const Step& step) { return std::string(step.id) == "06.7"; }
+
+  static std::vector<CaseSpec> correctness_cases(const Step& step) {
+    std::vector<std::size_t> sizes = {0, 1, 2, 3, 31, 32, 33, 1000, 65521, 1000003};  // primes among them
+    // A block and a tile, less one, exactly, and one more, for the sizes the steps use (256 and 512
+    // elements per block, 4096 per tile), and a tile of tiles.
+    for (std::size_t block : {256, 512, 4096, 256 * 256, 4096 * 256}) sizes.insert(sizes.end(), {block - 1, block, block + 1});
+    if (!workbook::session().correctness_only) sizes.insert(sizes.end(), {(std::size_t{1} << 24) + 1, kTimedInts});
+    std::vector<CaseSpec> cases;
+    const Operation operation = operation_of(step);
+    for (std::size_t n : sizes) cases.push_back({operation, n, 0, 0});
+    for (std::size_t n : {std::size_t{33}, std::size_t{4097}, std::size_t{1000003}})  // pointers not 16-byte aligned
+      cases.push_back({operation, n, 1, 3});
+    return cases;
+  }
+
+  static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {
+    auto c = std::make_unique<workbook::Case<Problem>>();
+    const bool scan = spec.operation == Operation::kScan;
+    c->where = Measure{spec.operation, spec.n}.describe();
+    if (spec.in_offset != 0) c->where += " (in and out not 16-byte aligned)";
+    const std::int32_t* in = c->arrays.input_ints("in", spec.n, spec.in_offset);
+    std::int32_t* out = c->arrays.output_ints("out", scan ? spec.n : 1, spec.out_offset);
+    c->problem.in = in;
+    c->problem.out = out;
+    c->problem.n = spec.n;
+    c->check_output = [c = c.get(), in, out, scan]() -> std::string {
+      const std::vector<std::int32_t> values = c->arrays.values_of(in);
+      const std::vector<std::int32_t> got = c->arrays.download(out);
+      if (!scan) {
+        const std::int32_t want = reduce_scan_oracle::sum(values);
+        if (got[0] == want) return "";
+        return "the sum is " + std::to_string(got[0]) + ", it should be " + std::to_string(want) +
+               " (sums wrap modulo 2^32: add as unsigned int)";
+      }
+      const std::vector<std::int32_t> want = reduce_scan_oracle::exclusive_scan(values);
+      std::size_t wrong = 0, first = 0;
+      for (std::size_t i = 0; i < want.size(); ++i)
+        if (got[i] != want[i] && wrong++ == 0) first = i;
+      if (wrong == 0) return "";
+      return std::to_string(wrong) + " of " + std::to_string(want.size()) + " prefix sums are wrong, the first out[" +
+             std::to_string(first) + "] = " + std::to_string(got[first]) + ", it should be " + std::to_string(want[first]);
+    };
+    return c;
+  }
+
+  static std::unique_ptr<workbook::Timed<Problem>> timed(const Condition& measure) {
+    auto t = std::make_unique<workbook::Timed<Problem>>();
+    const bool scan = measure.operation == Operation::kScan;
+    const std::size_t n = measure.n, out_count = scan ? n : 1;
+    const std::int32_t* in = t->arrays.input_ints("in", n);
+    std::int32_t* out = t->arrays.output_ints("out", out_count);
+    t->problem.in = in;
+    t->problem.out = out;
+    t->problem.n = n;
+
+    // The grader's own works write to scratch of their own.
+    const auto scratch_ints = [&](std::size_t count) { return reinterpret_cast<std::int32_t*>(t->arrays.scratch(count)); };
+    const auto scratch_bytes = [&](std::size_t bytes) { return static_cast<void*>(t->arrays.scratch((bytes + 3) / 4)); };
+    SumProblem for_baseline;
+    for_baseline.in = in;
+    for_baseline.out = scratch_ints(out_count);
+    for_baseline.n = n;
+    for_baseline.workspace_bytes = scan ? reduce_scan_baseline::scan_naive_workspace_bytes(for_baseline)
+                                        : reduce_scan_baseline::reduce_divergent_workspace_bytes(for_baseline);
+    for_baseline.workspace = scratch_bytes(for_baseline.workspace_bytes);
+    t->baseline = [for_baseline, scan](cudaStream_t s) {
+      if (scan) reduce_scan_baseline::scan_naive(for_baseline, s);
+      else reduce_scan_baseline::reduce_divergent(for_baseline, s);
+    };
+
+    std::int32_t* const cub_out = scratch_ints(out_count);
+    const std::size_t cub_bytes = scan ? reduce_scan_check::cub_scan_temp_bytes(n) : reduce_scan_check::cub_sum_temp_bytes(n);
+    void* const cub_temp = scratch_bytes(cub_bytes);
+    t->reference = [in, cub_out, n, cub_temp, cub_bytes, scan](cudaStream_t s) {
+      if (scan) reduce_scan_check::cub_exclusive_sum(in, cub_out, n, cub_temp, cub_bytes, s);
+      else reduce_scan_check::cub_sum(in, cub_out, n, cub_temp, cub_bytes, s);
+    };
+
+    reduce_scan_check::TruthScratch truth;
+    truth.values = scratch_ints(n);
+    truth.truth = scratch_ints(out_count);
+    truth.temp_bytes = cub_bytes;
+    truth.temp = scratch_bytes(cub_bytes);
+    t->check_output = [t = t.get(), in, out, n, truth, scan](cudaStream_t s, workbook::DeviceMismatches* result) {
+      if (scan) reduce_scan_check::count_wrong_prefix_sums(out, n, t->arrays.seed_of(in), truth, result, s);
+      else reduce_scan_check::count_wrong_sum(out, n, t->arrays.seed_of(in), truth, result, s);
+    };
+    t->bytes = double(n + (scan ? n : 0)) * sizeof(std::int32_t);  // read, and a scan's write
+    return t;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Benchmark: GB/s of every step against n, CUB as the line to beat.
+
+void bench(const std::string& csv_path) {
+  workbook::BenchCsv csv(csv_path);
+  std::vector<ReduceScanLab::Step> curves = {
+      {"baseline", "sum: Harris's kernel 1", reduce_scan_baseline::reduce_divergent, {{kSumBar}}, nullptr, nullptr,
+       reduce_scan_baseline::reduce_divergent_workspace_bytes},
+      {"baseline", "scan: naive Hillis-Steele", reduce_scan_baseline::scan_naive, {{kScanBar}}, nullptr, nullptr,
+       reduce_scan_baseline::scan_naive_workspace_bytes}};
+  curves.insert(curves.end(), ReduceScanLab::steps().begin(), ReduceScanLab::steps().end());
+  for (int log2 = 16; log2 <= 28; log2 += 2) {
+    const std::size_t n = std::size_t{1} << log2;
+    for (const ReduceScanLab::Step& curve : curves) {
+      const Measure at{ReduceScanLab::operation_of(curve), n};
+      const std::string failure = workbook::failure_of([&] {
+        const workbook::Measurement m = workbook::measure_at<ReduceScanLab>(curve, at);
+        if (!m.failure.empty()) return m.failure;
+        const double cub_gb_per_s = m.bytes / (m.reference_ms * 1e6);
+        csv.row({curve.name(), at.operation == Operation::kSum ? "sum" : "scan", n, m.candidate_ms, m.rate(),
+                 m.percent_of_reference(), cub_gb_per_s, workbook::device_peaks().copy_gb_per_s});
+        std::cout << std::left << std::setw(48) << curve.name() << std::setw(22) << at.describe() << std::fixed
+                  << std::setprecision(0) << std::setw(7) << m.rate() << " GB/s " << std::setprecision(1)
+                  << m.percent_of_reference() << "% of CUB (" << std::setprecision(0) << cub_gb_per_s << " GB/s)\n"
+                  << std::defaultfloat;
+        return std::string();
+      });
+      if (!failure.empty()) std::cout << curve.name() << " at " << at.describe() << ": skipped (" << failure << ")\n";
+    }
+  }
+}
+
+const bool kBenchRegistered = workbook::register_bench(
+    ReduceScanLab::kName, bench, {"curve", "operation", "n", "time_ms", "gb_per_s", "percent_of_cub", "cub_gb_per_s",
+                                   "copy_gb_per_s"});
+const bool kStepsListed = workbook::register_listing(ReduceScanLab::kName, workbook::list_steps<ReduceScanLab>);
+
+}  // namespace
+
+TEST_SUITE("06_reduce_scan") {
+  TEST_CASE("06.1 interleaved addressing, no divergence") { workbook::grade_step<ReduceScanLab>("06.1"); }
+  TEST_CASE("06.2 sequential addressing") { workbook::grade_step<ReduceScanLab>("06.2"); }
+  TEST_CASE("06.3 first add during load") { workbook::grade_step<ReduceScanLab>("06.3"); }
+  TEST_CASE("06.4 last warp by shuffles") { workbook::grade_step<ReduceScanLab>("06.4"); }
+  TEST_CASE("06.5 complete unrolling") { workbook::grade_step<ReduceScanLab>("06.5"); }
+  TEST_CASE("06.6 many elements per thread, one pass") { workbook::grade_step<ReduceScanLab>("06.6"); }
+  TEST_CASE("06.7 Blelloch, conflict-free") { workbook::grade_step<ReduceScanLab>("06.7"); }
+  TEST_CASE("06.8 Hillis-Steele by warp shuffles") { workbook::grade_step<ReduceScanLab>("06.8"); }
+  TEST_CASE("06.9 register-blocked reduce-then-scan") { workbook::grade_step<ReduceScanLab>("06.9"); }
+  TEST_CASE("06.10 single pass, decoupled look-back") { workbook::grade_step<ReduceScanLab>("06.10"); }
+}
+
+// Run on the reference solution only.
+TEST_SUITE("06_reduce_scan bars") {
+  TEST_CASE("06_reduce_scan bars reject the previous step") { workbook::check_bars_discriminate<ReduceScanLab>(); }
+}
