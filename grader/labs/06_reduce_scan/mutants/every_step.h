@@ -1,5 +1,6 @@
 // A mutant of lab 06_reduce_scan is one wrong sum and one wrong scan, used for every step of each
-// ladder, so the grader must reject every step. Each mutant's .cu defines both and includes this
+// ladder, so the grader must reject every step (a defence mutant's sum and scan cheat instead, and
+// are graded on the steps add_lab() names for it). Each mutant's .cu defines both and includes this
 // header once: it provides the lab's launchers and workspace sizes on top of them. A mutant whose
 // defect is in one ladder makes the other throw not_this_mutant() (a clean failure).
 #pragma once
