@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "workbook/median_time.h"
@@ -84,12 +85,15 @@ __global__ void chase_kernel(const unsigned* next, unsigned nodes, int steps, lo
 constexpr std::size_t kNodeBytes = 128;
 constexpr std::size_t kNodeWords = kNodeBytes / sizeof(unsigned);
 
-double load_latency_cycles(std::size_t working_set_bytes, unsigned* device, long long* cycles, unsigned* sink) {
+// `sequential`: line k links to line k + 1 instead (lab 01's mutant sequential_chase), to see what
+// a predictable chase measures.
+double load_latency_cycles(std::size_t working_set_bytes, unsigned* device, long long* cycles, unsigned* sink,
+                           bool sequential = false) {
   const std::size_t nodes = working_set_bytes / kNodeBytes;
   std::vector<unsigned> order(nodes);
   std::iota(order.begin(), order.end(), 0u);
   std::mt19937_64 random(working_set_bytes);
-  for (std::size_t i = nodes - 1; i > 0; --i) {  // Sattolo: one cycle through every node
+  for (std::size_t i = nodes - 1; i > 0 && !sequential; --i) {  // Sattolo: one cycle through every node
     std::uniform_int_distribution<std::size_t> pick(0, i - 1);
     std::swap(order[i], order[pick(random)]);
   }
@@ -148,7 +152,8 @@ double fmas_per_second(int blocks_per_sm, int sms, std::size_t padding, float* o
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool chase_only = argc > 1 && std::string(argv[1]) == "--chase-only";
   cudaDeviceProp p{};
   CHECK(cudaGetDeviceProperties(&p, 0));
   int clock_khz = 0;
@@ -167,7 +172,11 @@ int main() {
   CHECK(cudaMalloc(&cycles, sizeof(long long)));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   for (std::size_t bytes = 4096; bytes <= largest; bytes *= 2) std::printf("%zu,%.1f\n", bytes, load_latency_cycles(bytes, chase, cycles, sink));
+  std::printf("the same, line k linked to line k + 1 (a predictable chase)\nworking_set_bytes,cycles_per_load\n");
+  for (std::size_t bytes : {std::size_t(64) << 10, std::size_t(4) << 20, std::size_t(256) << 20})
+    std::printf("%zu,%.1f\n", bytes, load_latency_cycles(bytes, chase, cycles, sink, true));
   CHECK(cudaFree(chase));
+  if (chase_only) return 0;
 
   std::printf("\n3. FMA throughput, %d threads per block, %d FMAs per thread\n", kThreads, kFmasPerThread);
   const int sms = p.multiProcessorCount;

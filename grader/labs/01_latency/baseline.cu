@@ -1,0 +1,47 @@
+#include "baseline.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "workbook/launch.cuh"
+
+namespace latency_baseline {
+
+namespace {
+
+template <int kIlp>
+__global__ void fma_chains_kernel(const float* start, float* end, std::size_t chains, int length, float a, float b) {
+  const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t first = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  float x[kIlp];
+#pragma unroll
+  for (int c = 0; c < kIlp; ++c) x[c] = first + c * threads < chains ? start[first + c * threads] : 0.0f;
+#pragma unroll 4
+  for (int i = 0; i < length; ++i) {
+#pragma unroll
+    for (int c = 0; c < kIlp; ++c) x[c] = fmaf(x[c], a, b);
+  }
+#pragma unroll
+  for (int c = 0; c < kIlp; ++c)
+    if (first + c * threads < chains) end[first + c * threads] = x[c];
+}
+
+}  // namespace
+
+template <int kIlp>
+void fma_chains(const latency_lab::LatencyProblem& p, cudaStream_t stream) {
+  if (p.fma.chains == 0 || p.fma.length < 1 || p.threads_per_block < 32 || p.threads_per_block > 1024)
+    throw std::invalid_argument("latency_baseline::fma_chains: an empty problem or a bad block size");
+  const std::size_t threads = workbook::ceil_div(p.fma.chains, std::size_t{kIlp});
+  const std::size_t blocks = workbook::ceil_div(threads, std::size_t(p.threads_per_block));
+  workbook::launch(fma_chains_kernel<kIlp>, dim3(static_cast<unsigned>(blocks)), dim3(p.threads_per_block),
+                   p.occupancy_padding_bytes, stream, p.fma.start, p.fma.end, p.fma.chains, p.fma.length, p.fma.a, p.fma.b);
+}
+
+template void fma_chains<1>(const latency_lab::LatencyProblem&, cudaStream_t);
+template void fma_chains<2>(const latency_lab::LatencyProblem&, cudaStream_t);
+template void fma_chains<3>(const latency_lab::LatencyProblem&, cudaStream_t);
+template void fma_chains<4>(const latency_lab::LatencyProblem&, cudaStream_t);
+template void fma_chains<8>(const latency_lab::LatencyProblem&, cudaStream_t);
+
+}  // namespace latency_baseline
