@@ -9,8 +9,12 @@ namespace latency_baseline {
 
 namespace {
 
+// At most 32 registers, so that 16 blocks of 128 threads fit on an SM: the FMA peak is measured
+// with every warp slot full (ptxas gives ILP 8 40 registers unasked).
+constexpr int kThreads = 128;
+
 template <int kIlp>
-__global__ void fma_chains_kernel(const float* start, float* end, std::size_t chains, int length, float a, float b) {
+__global__ void __launch_bounds__(kThreads, 16) fma_chains_kernel(const float* start, float* end, std::size_t chains, int length, float a, float b) {
   const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
   const std::size_t first = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   float x[kIlp];
@@ -30,8 +34,8 @@ __global__ void fma_chains_kernel(const float* start, float* end, std::size_t ch
 
 template <int kIlp>
 void fma_chains(const latency_lab::LatencyProblem& p, cudaStream_t stream) {
-  if (p.fma.chains == 0 || p.fma.length < 1 || p.threads_per_block < 32 || p.threads_per_block > 1024)
-    throw std::invalid_argument("latency_baseline::fma_chains: an empty problem or a bad block size");
+  if (p.fma.chains == 0 || p.fma.length < 1 || p.threads_per_block != kThreads)
+    throw std::invalid_argument("latency_baseline::fma_chains: an empty problem, or blocks of other than 128 threads");
   const std::size_t threads = workbook::ceil_div(p.fma.chains, std::size_t{kIlp});
   const std::size_t blocks = workbook::ceil_div(threads, std::size_t(p.threads_per_block));
   workbook::launch(fma_chains_kernel<kIlp>, dim3(static_cast<unsigned>(blocks)), dim3(p.threads_per_block),

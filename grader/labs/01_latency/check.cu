@@ -55,10 +55,12 @@ long long read_back(const long long* device_value) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernels for the occupancy check: each keeps kLive floats live across a loop, so that ptxas gives
-// it about that many registers. They are only asked about, never launched.
-template <int kLive>
-__global__ void holds_registers_kernel(float* data, int rounds) {
+// Kernels for the occupancy check: each keeps kLive floats live across a loop, and __maxnreg__ caps
+// its registers just above that, so that ptxas gives it exactly kRegisters (on its own ptxas
+// mostly picks multiples of 8, where the allocation unit of 256 a warp never shows). They are only
+// asked about, never launched.
+template <int kLive, int kRegisters>
+__global__ void __maxnreg__(kRegisters) holds_registers_kernel(float* data, int rounds) {
   float v[kLive];
 #pragma unroll
   for (int i = 0; i < kLive; ++i) v[i] = data[threadIdx.x + i * blockDim.x];
@@ -72,9 +74,9 @@ __global__ void holds_registers_kernel(float* data, int rounds) {
   data[threadIdx.x] = sum;
 }
 
-template <int kLive>
+template <int kLive, int kRegisters = 255>
 OccupancyProbe probe_of() {
-  const void* kernel = reinterpret_cast<const void*>(holds_registers_kernel<kLive>);
+  const void* kernel = reinterpret_cast<const void*>(holds_registers_kernel<kLive, kRegisters>);
   int optin = 0, device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -82,7 +84,8 @@ OccupancyProbe probe_of() {
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  return {"holds_registers_kernel<" + std::to_string(kLive) + ">", attributes.numRegs, attributes.maxThreadsPerBlock, kernel};
+  return {"holds_registers_kernel<" + std::to_string(kLive) + ", " + std::to_string(kRegisters) + ">", attributes.numRegs,
+          attributes.maxThreadsPerBlock, kernel};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,8 +138,15 @@ double load_latency_cycles(std::size_t bytes, int warmup_loads, int timed_loads,
   DeviceWords<std::uint32_t> device_lines(words.size()), last(1);
   DeviceWords<long long> clock(1);
   CUDA_CHECK(cudaMemcpy(device_lines.data, words.data(), bytes, cudaMemcpyHostToDevice));
+  // Each run starts with L2 full of something else: a run must not find the lines its predecessor
+  // left there (the timed loads of a set larger than L2 would then be L2 hits).
+  int device = 0, l2_bytes = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  DeviceWords<char> flush(2 * std::size_t(l2_bytes));
   long long best = -1;
   for (int run = 0; run < 3; ++run) {
+    CUDA_CHECK(cudaMemset(flush.data, run, 2 * std::size_t(l2_bytes)));
     timed_chase_kernel<<<1, 1>>>(device_lines.data, warmup_loads, timed_loads, last.data, clock.data);
     CUDA_CHECK(cudaGetLastError());
     const long long c = read_back(clock.data);
@@ -146,10 +156,13 @@ double load_latency_cycles(std::size_t bytes, int warmup_loads, int timed_loads,
 }
 
 const std::vector<OccupancyProbe>& occupancy_probes() {
+  // On sm_90 with CUDA 13.0: 10, 26, 29, 32, 37, 40, 45, 48, 53, 64, 75, 85, 113, 155, 220 and 255
+  // registers. At 37, 45 and 85 the allocation unit changes how many blocks fit.
   static const std::vector<OccupancyProbe> probes = {
-      probe_of<1>(),  probe_of<9>(),  probe_of<17>(), probe_of<27>(),  probe_of<35>(),  probe_of<41>(),
-      probe_of<50>(), probe_of<61>(), probe_of<77>(), probe_of<98>(),  probe_of<121>(), probe_of<150>(),
-      probe_of<190>(),
+      probe_of<1>(),       probe_of<9>(),       probe_of<20, 29>(), probe_of<17>(),      probe_of<27, 37>(),
+      probe_of<27>(),      probe_of<36, 45>(),  probe_of<33>(),     probe_of<43, 53>(),  probe_of<50>(),
+      probe_of<64, 75>(),  probe_of<73, 85>(),  probe_of<99, 113>(), probe_of<141, 155>(), probe_of<190>(),
+      probe_of<242, 255>(),
   };
   return probes;
 }

@@ -64,13 +64,18 @@ constexpr LaunchShape kLowOccupancy{128, 1};
 constexpr LaunchShape kQuarterOccupancy{128, 4};
 constexpr LaunchShape kFullOccupancy{128, 0};
 
-// 01.4's timed chains: 128 per thread slot of every SM, so that 8 chains per thread fill whole
-// waves of 128-thread blocks at 1, 4 and 16 blocks per SM; 512 FMAs each. With a = 1 - 2^-9 a chain
-// keeps e^-1 of its start after 512 steps: every chain's end depends on where it started.
-constexpr int kTimedLength = 512;
-constexpr float kTimedA = 1.0f - 1.0f / 512;
-constexpr float kTimedB = 1.0f / 1024;
-std::size_t timed_chains() { return std::size_t(workbook::device_facts().sm_count) * 128 * 128; }
+// 01.4's timed chains: 32 per thread slot of a 128-thread block on every SM, so that 1, 2, 4 or 8
+// chains per thread fill whole waves at 1 and 4 blocks per SM; 4096 FMAs each, so that a block's
+// first loads and last stores (some 1500 cycles at one block per SM) are a few percent of its time.
+// With a = 1 - 2^-12 a chain keeps e^-1 of its start after 4096 steps: every chain's end depends on
+// where it started.
+constexpr int kTimedLength = 4096;
+constexpr float kTimedA = 1.0f - 1.0f / 4096;
+constexpr float kTimedB = 1.0f / 16384;
+std::size_t timed_chains() { return std::size_t(workbook::device_facts().sm_count) * 128 * 32; }
+// The FMA peak does the same FMAs as 8 chains per thread in one full wave of 128-thread blocks: 4
+// times the chains, a quarter of the length each.
+constexpr int kPeakChainsFactor = 4;
 
 // 01.1's chain: 2^16 FMAs, a = 1 - 2^-16, so that its end depends on its start too.
 constexpr int kLatencyLength = 1 << 16;
@@ -104,7 +109,9 @@ constexpr std::size_t kLineBytes = 128;  // latency.h: one link per 128-byte lin
 // A lap of the set first where it fits in a cache, so that the timed loads find it there.
 int warmup_loads_for(std::size_t bytes) {
   const std::size_t lines = bytes / kLineBytes;
-  return lines <= (std::size_t{1} << 16) ? static_cast<int>(lines) : 4096;
+  // Past L2, 2^20 loads (128 MiB of lines, over twice the L2) first: whatever the set's upload left in
+  // L2 is gone before the timed loads start, and these never come back to a line (2^21 lines).
+  return lines <= (std::size_t{1} << 16) ? static_cast<int>(lines) : 1 << 20;
 }
 
 // The grader's own chase at each working set, measured once per process.
@@ -413,7 +420,10 @@ struct LatencyLab {
     for_baseline.fma.end = t->arrays.scratch(chains);
     t->baseline = [for_baseline](cudaStream_t s) { latency_baseline::fma_chains<1>(for_baseline, s); };
     LatencyProblem for_peak = t->problem;  // the FMA peak: 8 chains per thread, every warp slot full
-    for_peak.fma.end = t->arrays.scratch(chains);
+    for_peak.fma.chains = chains * kPeakChainsFactor;
+    for_peak.fma.length = kTimedLength / kPeakChainsFactor;
+    for_peak.fma.start = t->arrays.scratch(for_peak.fma.chains);
+    for_peak.fma.end = t->arrays.scratch(for_peak.fma.chains);
     for_peak.threads_per_block = kFullOccupancy.threads_per_block;
     for_peak.occupancy_padding_bytes = 0;
     t->reference = [for_peak](cudaStream_t s) { latency_baseline::fma_chains<8>(for_peak, s); };
