@@ -65,13 +65,12 @@ constexpr LaunchShape kQuarterOccupancy{128, 4};
 constexpr LaunchShape kFullOccupancy{128, 0};
 
 // 01.4's timed chains: 32 per thread slot of a 128-thread block on every SM, so that 1, 2, 4 or 8
-// chains per thread fill whole waves at 1 and 4 blocks per SM; 4096 FMAs each, so that a block's
-// first loads and last stores (some 1500 cycles at one block per SM) are a few percent of its time.
-// With a = 1 - 2^-12 a chain keeps e^-1 of its start after 4096 steps: every chain's end depends on
-// where it started.
-constexpr int kTimedLength = 4096;
-constexpr float kTimedA = 1.0f - 1.0f / 4096;
-constexpr float kTimedB = 1.0f / 16384;
+// chains per thread fill whole waves at 1 and 4 blocks per SM; 2^16 FMAs each, so that a call
+// takes milliseconds (at 0.1 ms, the launch and a block's first loads cost a tenth of it). With
+// a = 1 - 2^-16 a chain keeps e^-1 of its start: every chain's end depends on where it started.
+constexpr int kTimedLength = 1 << 16;
+constexpr float kTimedA = 1.0f - 1.0f / kTimedLength;
+constexpr float kTimedB = 1.0f / (1 << 18);
 std::size_t timed_chains() { return std::size_t(workbook::device_facts().sm_count) * 128 * 32; }
 // The FMA peak does the same FMAs as 8 chains per thread in one full wave of 128-thread blocks: 4
 // times the chains, a quarter of the length each.
