@@ -449,11 +449,13 @@ struct LatencyLab {
 // curve per ILP, Little's law's prediction beside each), and the latency staircase (cycles per
 // load against the working set, 4 KiB to 1 GiB).
 
+constexpr int kBenchLength = 1 << 15;  // FMAs per chain: a millisecond a point
+
 template <int kIlp>
 double percent_of_peak(int blocks_per_sm, float* start, float* end) {
   LatencyProblem p;
   const std::size_t chains = std::size_t(workbook::device_facts().sm_count) * 128 * blocks_per_sm * kIlp * 4;  // 4 waves
-  p.fma = {start, end, chains, 2048, kTimedA, kTimedB};
+  p.fma = {start, end, chains, kBenchLength, kTimedA, kTimedB};
   p.threads_per_block = 128;
   p.occupancy_padding_bytes = workbook::occupancy_padding_bytes(blocks_per_sm);
   workbook::TimingOptions options;
@@ -465,7 +467,7 @@ double percent_of_peak(int blocks_per_sm, float* start, float* end) {
                                  options)
           .front();
   workbook::clear_recorded_launches();
-  const double tflops = 2.0 * double(chains) * 2048 / (timing.median_ms * 1e9);
+  const double tflops = 2.0 * double(chains) * kBenchLength / (timing.median_ms * 1e9);
   return 100.0 * tflops / workbook::device_peaks().fma_tflop_per_s;
 }
 
