@@ -49,7 +49,9 @@ struct Policy {
 // takes chains t, t + T, ..., t + (kIlp - 1) T (those below p.fma.chains), keeps them in a register
 // array float x[kIlp], and steps them all together: for each of the `length` steps, one FMA per
 // chain. Launch ceil(chains / kIlp) threads in blocks of p.threads_per_block, with
-// p.occupancy_padding_bytes of dynamic shared memory.
+// p.occupancy_padding_bytes of dynamic shared memory. Measure it with the step loop as it is, then
+// unrolled (#pragma unroll 16): at 4 warps per SM each warp is alone on its scheduler, and the
+// loop's own instructions take issue slots from the FMAs.
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step);

@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(kThreads, 16) fma_chains_kernel(const float* s
   float x[kIlp];
 #pragma unroll
   for (int c = 0; c < kIlp; ++c) x[c] = first + c * threads < chains ? start[first + c * threads] : 0.0f;
-#pragma unroll 4
+#pragma unroll 16  // a lone warp per scheduler must not spend its issue slots on the loop
   for (int i = 0; i < length; ++i) {
 #pragma unroll
     for (int c = 0; c < kIlp; ++c) x[c] = fmaf(x[c], a, b);
