@@ -185,7 +185,7 @@ struct LatencyLab {
          "what the CUDA API says, at every shape, and a resource that limits it"},
         // ILP >= 4 clears both (Little's law at one warp per scheduler: 4 cycles x 1 FMA a cycle);
         // ILP 3 fails both, by 5 and 15 points (NOTES.md).
-        {"01.4", "independent FMAs hide the latency", fma_with_ilp, {{kLowOccupancy, 2.5, 70.0}, {kQuarterOccupancy, 1.5, 90.0}}},
+        {"01.4", "independent FMAs hide the latency", fma_with_ilp, {{kLowOccupancy, 2.5, 75.0}, {kQuarterOccupancy, 1.5, 90.0}}},
     };
     return all;
   }
@@ -451,8 +451,9 @@ struct LatencyLab {
 
 constexpr int kBenchLength = 1 << 15;  // FMAs per chain: a millisecond a point
 
+// TFLOP/s of the grader's kernel with kIlp chains per thread at `blocks_per_sm` blocks of 128.
 template <int kIlp>
-double percent_of_peak(int blocks_per_sm, float* start, float* end) {
+double tflops_at(int blocks_per_sm, float* start, float* end) {
   LatencyProblem p;
   const std::size_t chains = std::size_t(workbook::device_facts().sm_count) * 128 * blocks_per_sm * kIlp * 4;  // 4 waves
   p.fma = {start, end, chains, kBenchLength, kTimedA, kTimedB};
@@ -467,30 +468,31 @@ double percent_of_peak(int blocks_per_sm, float* start, float* end) {
                                  options)
           .front();
   workbook::clear_recorded_launches();
-  const double tflops = 2.0 * double(chains) * kBenchLength / (timing.median_ms * 1e9);
-  return 100.0 * tflops / workbook::device_peaks().fma_tflop_per_s;
+  return 2.0 * double(chains) * kBenchLength / (timing.median_ms * 1e9);
 }
 
 void bench(const std::string& csv_path) {
   workbook::BenchCsv csv(csv_path);
   const double latency = latency_check::fma_latency_cycles();
   const int schedulers = latency_check::sm_limits_of_this_gpu().schedulers;
-  std::cout << "dependent FMA: " << fixed(latency, 2) << " cycles; FMA peak " << fixed(workbook::device_peaks().fma_tflop_per_s, 1)
-            << " TFLOP/s\n";
   const std::size_t most_chains = std::size_t(workbook::device_facts().sm_count) * 128 * 16 * 8 * 4;
   float* start = nullptr;
   float* end = nullptr;
   CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&start), most_chains * sizeof(float)));
   CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&end), most_chains * sizeof(float)));
   CUDA_CHECK(cudaMemset(start, 0, most_chains * sizeof(float)));
+  // The FMA peak, as 01.4 measures it: 8 chains per thread, every warp slot full.
+  const double peak = tflops_at<8>(16, start, end);
+  std::cout << "dependent FMA: " << fixed(latency, 2) << " cycles; FMA peak " << fixed(peak, 1) << " TFLOP/s\n";
   for (int ilp : {1, 2, 3, 4, 8})
     for (int blocks_per_sm : {1, 2, 3, 4, 6, 8, 12, 16}) {
       const int warps = blocks_per_sm * 4;
-      const double percent = ilp == 1 ? percent_of_peak<1>(blocks_per_sm, start, end)
-                           : ilp == 2 ? percent_of_peak<2>(blocks_per_sm, start, end)
-                           : ilp == 3 ? percent_of_peak<3>(blocks_per_sm, start, end)
-                           : ilp == 4 ? percent_of_peak<4>(blocks_per_sm, start, end)
-                                      : percent_of_peak<8>(blocks_per_sm, start, end);
+      const double tflops = ilp == 1 ? tflops_at<1>(blocks_per_sm, start, end)
+                          : ilp == 2 ? tflops_at<2>(blocks_per_sm, start, end)
+                          : ilp == 3 ? tflops_at<3>(blocks_per_sm, start, end)
+                          : ilp == 4 ? tflops_at<4>(blocks_per_sm, start, end)
+                                     : tflops_at<8>(blocks_per_sm, start, end);
+      const double percent = 100.0 * tflops / peak;
       // Little's law: each scheduler needs `latency` independent FMAs in flight to issue one a cycle.
       const double predicted = 100.0 * std::min(1.0, double(warps) / schedulers * ilp / latency);
       csv.row({"ILP " + std::to_string(ilp), ilp, warps, warps * 32, percent, predicted, "", ""});

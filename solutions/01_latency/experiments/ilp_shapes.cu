@@ -6,6 +6,7 @@
 //   loads x4:  the same in 4 waves, as 01.4's grader runs it
 //   unroll 16: the same, its step loop unrolled 16 times instead of 4
 //   32-bit:    the same with 32-bit indices
+//   then 32-bit indices unrolled 16 times (01.4's kernel and the grader's) at ILP 4, 8, 16 and 32
 // Build and run (from the repository root):
 //   nvcc -std=c++20 -O3 -arch=native -Igrader/harness solutions/01_latency/experiments/ilp_shapes.cu -o /tmp/ilp && /tmp/ilp
 #include <cuda_runtime.h>
@@ -44,7 +45,7 @@ __global__ void calibrate_kernel(float* out, float a, float b) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-template <int kUnroll, typename Index>
+template <int kUnroll, typename Index, int kIlp = kIlp>
 __global__ void loads_kernel(const float* start, float* end, Index chains, int length, float a, float b) {
   const Index threads = Index(gridDim.x) * blockDim.x;
   const Index first = Index(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -75,7 +76,7 @@ int main() {
   cudaDeviceProp p{};
   CHECK(cudaGetDeviceProperties(&p, 0));
   const int sms = p.multiProcessorCount;
-  const std::size_t most = std::size_t(sms) * 128 * 4 * kIlp * 4;
+  const std::size_t most = std::size_t(sms) * 128 * 4 * 32 * 4;
   float *start, *end;
   CHECK(cudaMalloc(&start, most * sizeof(float)));
   CHECK(cudaMalloc(&end, most * sizeof(float)));
@@ -97,6 +98,15 @@ int main() {
                 tfma(loads_kernel<16, std::size_t>, 4 * wave, padding, 4 * one_wave, start, end, 4 * chains1, kLength, a, b));
     std::printf("%d,32-bit,%.2f\n", per_sm,
                 tfma(loads_kernel<4, unsigned>, 4 * wave, padding, 4 * one_wave, start, end, unsigned(4 * chains1), kLength, a, b));
+    const auto with_ilp = [&](auto kernel, int ilp) {
+      const double fmas = 4.0 * wave * 128 * ilp * (kLength / 4);
+      std::printf("%d,32-bit unroll 16 ILP %d,%.2f\n", per_sm, ilp,
+                  tfma(kernel, 4 * wave, padding, fmas, start, end, unsigned(4 * wave * 128 * ilp), kLength / 4, a, b));
+    };
+    with_ilp(loads_kernel<16, unsigned, 4>, 4);
+    with_ilp(loads_kernel<16, unsigned, 8>, 8);
+    with_ilp(loads_kernel<16, unsigned, 16>, 16);
+    with_ilp(loads_kernel<16, unsigned, 32>, 32);
   }
   return 0;
 }
