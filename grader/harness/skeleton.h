@@ -18,6 +18,9 @@
 //   reference()                        what "% ref" is of, and whether it is a ceiling
 //   info_conditions(step)              where else a step is measured, for information
 //   extra_requirement(step, cond, m)   a lab's own condition of a bar ("" if none), e.g. occupancy
+// A step that measures the GPU instead of racing a baseline (lab 01's latencies, its occupancy
+// calculator) sets Step::measurement: its cases compare the student's measurement with the grader's
+// and report it (Case::report), and nothing else is timed.
 // A lab whose launchers need device memory of their own (split-k's partial sums, a scan's tile
 // states) gives its Problem the fields `void* workspace` and `std::size_t workspace_bytes`, and the
 // steps that need one a workspace_bytes() function: the skeleton allocates, poisons and guards it.
@@ -87,6 +90,13 @@ struct Step {
   // its work in the order blocks start (from an atomic counter), never by blockIdx, which CUDA does
   // not promise to start in order. The grader reads the step's kernels' machine code ([block-order]).
   bool blocks_wait_for_others = false;
+  // Not null for a step that measures the GPU, or computes from its limits, instead of racing a
+  // baseline (lab 01's latencies and occupancy calculator): it is graded by its cases alone, each of
+  // which checks what the student's code measured against the grader's own measurement and reports
+  // it, one row per case. Nothing is timed against a baseline, no bar has to reject the step before
+  // it, and this text is its bar ("within 5% of the grader's chain"). Such a step may have no
+  // launcher: a calculator in plain C++ is called by its case's check.
+  const char* measurement = nullptr;
 
   std::string name() const { return std::string(id) + " " + title; }
 };
@@ -98,6 +108,14 @@ struct Reference {
   bool is_ceiling = false;
 };
 
+// What a measurement step's case reports: the value in the row's rate column ("39.8 cycles"), and
+// a sentence beside it (the grader's value and the seed papers').
+struct Reported {
+  double value = kNotMeasured;
+  std::string unit;
+  std::string text;
+};
+
 // One correctness check: the arrays of one call, its problem, and the check of its output.
 template <typename Problem>
 struct Case {
@@ -105,7 +123,13 @@ struct Case {
   Arrays arrays;
   Problem problem{};
   std::function<std::string()> check_output;  // after the call: "" or why the output is wrong
+  // Set by the skeleton before check_output: the launcher call's duration by the grader's own events,
+  // so that a step whose launcher reports a measurement can check it against the wall clock.
+  double launcher_ms = 0;
+  // A measurement step's (Step::measurement): what the case measured, for its row, once it passed.
+  std::function<Reported()> report;
 };
+
 
 // One timed measurement: the candidate's arrays and problem, the grader's own works on the same
 // inputs, and the check of the candidate's output on the device after every timed call.
@@ -296,6 +320,7 @@ std::string requirement_failure(const typename Lab::Step& step, const Requiremen
 // ">= 6x, >= 95% of cudaMemcpy (and >= 85% at 8191 x 8191)": a bar as the report shows it.
 template <typename Lab>
 std::string describe_bar(const typename Lab::Step& step) {
+  if (step.measurement != nullptr) return step.measurement;
   std::ostringstream text;
   for (std::size_t r = 0; r < step.bar.size(); ++r) {
     const auto& requirement = step.bar[r];
@@ -310,16 +335,18 @@ std::string describe_bar(const typename Lab::Step& step) {
   return text.str();
 }
 
-// One correctness case: run the launcher once, then the lab's check of the output, the guards
-// and the inputs. "" or why the step fails.
+// One correctness case: run the launcher once (if the step has one), then the lab's check of the
+// output, the guards and the inputs. "" or why the step fails; a measurement step's case adds its
+// report to *reports.
 template <typename Lab>
-std::string check_case(const typename Lab::Step& step, const typename Lab::CaseSpec& spec) {
+std::string check_case(const typename Lab::Step& step, const typename Lab::CaseSpec& spec,
+                       std::vector<std::pair<std::string, Reported>>* reports = nullptr) {
   const cudaStream_t stream = session().stream;
   const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
   give_workspace(step, c->problem, c->arrays);
   clear_recorded_launches();
-  step.launcher(c->problem, stream);
-  CUDA_CHECK(cudaDeviceSynchronize());  // every stream: work elsewhere must not be checked half-done
+  if (step.launcher != nullptr)
+    c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream);
   const std::string where = c->where + ": ";
   if (std::string why = c->check_output(); !why.empty()) return where + why;
   if (std::string why = c->arrays.guard_violations(); !why.empty() && defence_enabled(Defence::kGuard))
@@ -330,11 +357,13 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
   if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
     if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
+  if (reports != nullptr && c->report) reports->emplace_back(c->where, c->report());
   return "";
 }
 
 template <typename Lab>
-std::string check_all_cases(const typename Lab::Step& step) {
+std::string check_all_cases(const typename Lab::Step& step,
+                            std::vector<std::pair<std::string, Reported>>* reports = nullptr) {
   if (step.precheck != nullptr)
     if (std::string why = step.precheck(); !why.empty()) return why;
   // A lab whose steps solve different problems (lab 06: reductions and scans) gives each step its
@@ -343,7 +372,7 @@ std::string check_all_cases(const typename Lab::Step& step) {
   if constexpr (requires { Lab::correctness_cases(step); }) cases = Lab::correctness_cases(step);
   else cases = Lab::correctness_cases();
   for (const typename Lab::CaseSpec& spec : cases)
-    if (std::string why = check_case<Lab>(step, spec); !why.empty()) return why;
+    if (std::string why = check_case<Lab>(step, spec, reports); !why.empty()) return why;
   return "";
 }
 
@@ -401,10 +430,25 @@ void grade_step(const char* id) {
   failed.measured_at = "correctness";
   failed.result = "FAIL";
   failed.bar = describe_bar<Lab>(step);
-  failed.reason = failure_of([&] { return check_all_cases<Lab>(step); });
+  REQUIRE_MESSAGE((step.launcher != nullptr || step.measurement != nullptr), step.id,
+                  " has no launcher: only a measurement step may be graded by its cases alone");
+  std::vector<std::pair<std::string, Reported>> reports;
+  failed.reason = failure_of([&] { return check_all_cases<Lab>(step, &reports); });
   if (!failed.reason.empty()) {
     record(failed);
     FAIL_CHECK(failed.reason);
+    return;
+  }
+  if (step.measurement != nullptr) {  // graded by its cases: one row for what each measured
+    for (const auto& [where, reported] : reports) {
+      StepRow row = failed;
+      row.measured_at = where;
+      row.result = "PASS";
+      row.rate = reported.value;
+      row.rate_unit = reported.unit;
+      row.reason = reported.text;
+      record(row);
+    }
     return;
   }
   if (session().correctness_only) {
@@ -458,23 +502,27 @@ void list_steps() {
 
 // Run on the reference solution only: each bar must reject the previous step's solution, or the
 // step teaches nothing the grader can see. An experiment step is exempt, and the step after it
-// must then reject the solutions of both steps before it.
+// must then reject the solutions of both steps before it. A measurement step is no rung: it has no
+// speed bar, and the first rung after it is measured against the baseline only.
 template <typename Lab>
 void check_bars_discriminate() {
   const auto& steps = Lab::steps();
   REQUIRE_FALSE(steps.empty());
-  for (const auto& requirement : steps.front().bar)
-    CHECK_MESSAGE(requirement.min_speedup > 1.0, "the first bar must demand more than the baseline");
-  for (std::size_t k = 1; k < steps.size(); ++k) {
+  const auto is_rung = [](const typename Lab::Step& s) { return s.measurement == nullptr; };
+  for (std::size_t k = 0; k < steps.size(); ++k) {
     const typename Lab::Step& step = steps[k];
-    // A lab with two ladders (lab 06: sums, then scans) says where the second starts: its first
-    // step is measured against the baseline only, as the lab's first step is.
-    if constexpr (requires { Lab::starts_ladder(step); }) {
-      if (Lab::starts_ladder(step)) {
-        for (const auto& requirement : step.bar)
-          CHECK_MESSAGE(requirement.min_speedup > 1.0, step.id, " starts a ladder: its bar must demand more than the baseline");
-        continue;
-      }
+    if (!is_rung(step)) {
+      MESSAGE(step.id, " is a measurement, not a rung: its cases are its bar");
+      continue;
+    }
+    // The first rung of a ladder demands more than the baseline. A lab with two ladders (lab 06:
+    // sums, then scans) says where the second starts.
+    bool first_rung = std::none_of(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(k), is_rung);
+    if constexpr (requires { Lab::starts_ladder(step); }) first_rung = first_rung || Lab::starts_ladder(step);
+    if (first_rung) {
+      for (const auto& requirement : step.bar)
+        CHECK_MESSAGE(requirement.min_speedup > 1.0, step.id, " starts a ladder: its bar must demand more than the baseline");
+      continue;
     }
     if (step.experiment != nullptr) {
       MESSAGE(step.id, " is an experiment, exempt: ", step.experiment);
@@ -482,6 +530,7 @@ void check_bars_discriminate() {
     }
     for (std::size_t earlier = k; earlier-- > 0;) {
       const typename Lab::Step& previous = steps[earlier];
+      if (!is_rung(previous)) continue;
       std::string rejected;
       std::ostringstream measured;
       measured << std::fixed << std::setprecision(2);

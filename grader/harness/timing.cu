@@ -152,4 +152,16 @@ std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStre
   return time_interleaved(timed, stream, options);
 }
 
+double time_one_call_ms(const GpuWork& work, cudaStream_t stream) {
+  const Event start, stop;
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaEventRecord(start.get(), stream));
+  work(stream);
+  CUDA_CHECK(cudaEventRecord(stop.get(), stream));
+  CUDA_CHECK(cudaDeviceSynchronize());  // every stream: work elsewhere must not be checked half-done
+  float ms = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return ms;
+}
+
 }  // namespace workbook

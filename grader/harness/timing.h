@@ -54,4 +54,9 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
 std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStream_t stream,
                                      const TimingOptions& options = {});
 
+// One call of `work`, started with the whole device idle and timed by events on `stream`; returns
+// with the whole device idle again. A correctness case's call: its duration checks a measurement
+// the call reports (lab 01's clock64() cycles), nothing more.
+double time_one_call_ms(const GpuWork& work, cudaStream_t stream);
+
 }  // namespace workbook
