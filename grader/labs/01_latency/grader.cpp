@@ -31,7 +31,6 @@
 #include "check.h"
 #include "latency.h"
 #include "oracle.h"
-#include "peaks.h"
 #include "skeleton.h"
 
 namespace {
