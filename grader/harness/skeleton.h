@@ -130,7 +130,6 @@ struct Case {
   std::function<Reported()> report;
 };
 
-
 // One timed measurement: the candidate's arrays and problem, the grader's own works on the same
 // inputs, and the check of the candidate's output on the device after every timed call.
 template <typename Problem>

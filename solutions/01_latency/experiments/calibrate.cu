@@ -4,13 +4,14 @@
 //      with clock64(), the difference divided by n (so the clock reads' own cost cancels).
 //   2. The latency of a global load, in cycles, against the working set: one thread chases pointers
 //      through a random cyclic permutation (Sattolo's algorithm) of nodes 128 bytes apart, one per
-//      cache line, after one untimed lap to warm the caches. 4 KiB to 1 GiB.
+//      cache line, after one untimed lap to warm the caches. 4 KiB to 1 GiB; then line k linked to
+//      line k + 1 (lab 01's sequential_chase mutant) at 64 KiB, 4 MiB and 256 MiB.
 //   3. FMA throughput against ILP (independent chains per thread) and warps per SM: one wave of
 //      128-thread blocks, k per SM (Volkov's padding fixes k), every thread doing 2^16 FMAs. Volkov
 //      2010, slides 16-22, redrawn; the fraction is of the best configuration measured.
 // Build and run (from the repository root):
 //   nvcc -std=c++20 -O3 -arch=native -Igrader/harness solutions/01_latency/experiments/calibrate.cu \
-//     -o /tmp/calibrate && /tmp/calibrate
+//     -o /tmp/calibrate && /tmp/calibrate            (--chase-only: parts 1 and 2 alone)
 #include <cuda_runtime.h>
 
 #include <algorithm>
