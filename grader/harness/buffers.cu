@@ -32,6 +32,13 @@ __global__ void count_changed_kernel(const T* data, std::size_t count, std::uint
   }
 }
 
+// Bits again: the elements of `data` that differ from `original`.
+__global__ void count_differing_kernel(const std::uint32_t* data, const std::uint32_t* original, std::size_t count,
+                                       DeviceMismatches* result) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+    if (data[i] != original[i]) note_mismatch(result, i);
+}
+
 template <typename T>
 void fill_random_on_device(T* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
   if (count == 0) return;
@@ -135,11 +142,23 @@ std::vector<DeviceMismatches> RunChecks::download() const {
 namespace workbook {
 
 void Arrays::Named::fill(cudaStream_t stream) {
+  if (given_copy) {
+    CUDA_CHECK(cudaMemcpyAsync(array->data(), given_copy->data(), array->bytes(), cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
   if (ints) fill_random(reinterpret_cast<std::int32_t*>(array->data()), array->size(), seed, stream);
   else fill_random(array->data(), array->size(), seed, stream);
 }
 
 void Arrays::Named::count_changed(DeviceMismatches* result, cudaStream_t stream) const {
+  if (given_copy) {
+    if (array->size() == 0) return;
+    count_differing_kernel<<<check_grid(array->size()), kCheckThreads, 0, stream>>>(
+        reinterpret_cast<const std::uint32_t*>(array->data()), reinterpret_cast<const std::uint32_t*>(given_copy->data()),
+        array->size(), result);
+    CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   if (ints) count_changed_from_random(reinterpret_cast<const std::int32_t*>(array->data()), array->size(), seed, result, stream);
   else count_changed_from_random(array->data(), array->size(), seed, result, stream);
 }
@@ -174,6 +193,16 @@ std::int32_t* Arrays::output_ints(const std::string& name, std::size_t count, st
   return reinterpret_cast<std::int32_t*>(add_output(name, count, offset, true).array->data());
 }
 
+float* Arrays::input_values(const std::string& name, const std::vector<float>& values, std::size_t offset) {
+  Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(values.size(), offset), 0, false});
+  added.given = values;
+  added.given_copy = std::make_unique<DeviceArray<float>>(values.size());
+  if (!values.empty()) added.given_copy->upload(values);
+  added.fill(session().stream);
+  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  return added.array->data();
+}
+
 float* Arrays::scratch(std::size_t count) {
   return scratch_.emplace_back(Named{"scratch", std::make_unique<DeviceArray<float>>(count), 0}).array->data();
 }
@@ -195,6 +224,7 @@ const Arrays::Named& Arrays::find(const void* pointer) const {
 
 std::vector<float> Arrays::values_of(const float* input) const {
   const Named& named = find(input);
+  if (named.given_copy) return named.given;
   return random_floats(named.array->size(), named.seed);
 }
 
@@ -212,11 +242,15 @@ std::vector<std::int32_t> Arrays::download(const std::int32_t* output) const {
   return values;
 }
 
-std::uint64_t Arrays::seed_of(const void* input) const { return find(input).seed; }
+std::uint64_t Arrays::seed_of(const void* input) const {
+  const Named& named = find(input);
+  if (named.given_copy) throw std::invalid_argument("Arrays: " + named.name + " holds given values, not a generator's stream");
+  return named.seed;
+}
 
 void Arrays::redraw_inputs(cudaStream_t stream) {
   for (Named& named : inputs_) {
-    named.seed = session().next_seed();
+    if (!named.given_copy) named.seed = session().next_seed();
     named.fill(stream);
   }
 }

@@ -111,6 +111,9 @@ class Arrays {
   // The same for 32-bit integers (lab 06): inputs drawn with random_ints(), outputs poisoned.
   std::int32_t* input_ints(const std::string& name, std::size_t count, std::size_t offset = 0);
   std::int32_t* output_ints(const std::string& name, std::size_t count, std::size_t offset = 0);
+  // An input that holds `values` instead of a draw (an impulse, a pure tone: inputs whose outputs
+  // are known exactly). It is never redrawn, so it belongs in correctness cases, not timed ones.
+  float* input_values(const std::string& name, const std::vector<float>& values, std::size_t offset = 0);
   float* scratch(std::size_t count);
   // `bytes` of device memory for the launcher's own use, 256-byte aligned, as CUB's temporary
   // storage is: its contents on entry are poison, so nothing can be remembered in it between calls.
@@ -138,6 +141,8 @@ class Arrays {
     std::unique_ptr<DeviceArray<float>> array;  // 4-byte elements: floats, or ints when `ints`
     std::uint64_t seed = 0;  // inputs: the stream of the generator it holds
     bool ints = false;
+    std::vector<float> given;                   // an input_values() input: what it holds (no stream)
+    std::unique_ptr<DeviceArray<float>> given_copy;  // and a copy the kernel cannot reach, to compare
     void fill(cudaStream_t stream);  // an input: draw its stream `seed` into it
     void count_changed(DeviceMismatches* result, cudaStream_t stream) const;
   };
