@@ -13,25 +13,14 @@
 #include <vector>
 
 #include "04_sgemm/oracle.h"
+#include "narrowing.h"
 
 namespace {
 
 using Terms = std::vector<std::pair<float, float>>;  // the (a, b) of one dot product
 using DotProduct = std::function<float(const Terms&)>;
 
-// Rounds x to `bits` bits after the binary point of its significand, to nearest, ties away (TF32's
-// cvt.rna) or to even (BF16, FP16): the narrowed formats' significands.
-float round_to_bits(float x, int bits, bool ties_away) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  const int drop = 23 - bits;
-  const std::uint32_t half = 1u << (drop - 1), mask = (1u << drop) - 1;
-  const std::uint32_t rest = u & mask;
-  u &= ~mask;
-  if (rest > half || (rest == half && (ties_away || (u >> drop) & 1u))) u += 1u << drop;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
+using narrowing::round_to_bits;
 float tf32(float x) { return round_to_bits(x, 10, true); }
 float fp16(float x) { return round_to_bits(x, 10, false); }  // inputs in [-1, 1): no range problem
 float bf16(float x) { return round_to_bits(x, 7, false); }
