@@ -18,6 +18,8 @@
 //   reference()                        what "% ref" is of, and whether it is a ceiling
 //   info_conditions(step)              where else a step is measured, for information
 //   extra_requirement(step, cond, m)   a lab's own condition of a bar ("" if none), e.g. occupancy
+//   launch_note(step, m)               optional: text added to a row's "measured at", from the
+//                                      launch measured (lab 05's shared memory per transform)
 // A step that measures the GPU instead of racing a baseline (lab 01's latencies, its occupancy
 // calculator) sets Step::measurement: its cases compare the student's measurement with the grader's
 // and report it (Case::report), and nothing else is timed.
@@ -412,6 +414,8 @@ StepRow row_of(const typename Lab::Step& step, const typename Lab::Condition& co
     row.shared_bytes = static_cast<int>(m.resources->static_shared_bytes + m.resources->dynamic_shared_bytes);
     row.local_bytes = static_cast<int>(m.resources->local_bytes_per_thread);
   }
+  // A lab's own fact about the launch it measured (lab 05: shared memory per transform).
+  if constexpr (requires { Lab::launch_note(step, m); }) row.measured_at += Lab::launch_note(step, m);
   return row;
 }
 

@@ -76,6 +76,15 @@ Design design_of(const std::string& id) {
   return found == by_step.end() ? Design{0, 0} : found->second;
 }
 
+// Shared memory per transform of the step's kernel: the block's, over the transforms a block holds
+// (its threads times the step's outputs per thread, over 1024). 0 when unknown.
+double shared_bytes_per_transform(const std::string& id, const workbook::KernelResources& r) {
+  const Design d = design_of(id);
+  const double transforms_per_block = d.outputs_per_thread == 0 ? 1.0 : double(r.threads_per_block) * d.outputs_per_thread / kPoints;
+  if (transforms_per_block <= 0) return 0;
+  return double(r.static_shared_bytes + r.dynamic_shared_bytes) / transforms_per_block;
+}
+
 // The tolerance in force: the FP32 one, or without the [precision] defence Higham's bound.
 fft_oracle::Tolerance tolerance() {
   return workbook::defence_enabled(workbook::Defence::kPrecision) ? fft_oracle::fp32_tolerance()
@@ -193,6 +202,13 @@ struct FftLab {
            " exchanges";
   }
   static std::vector<Condition> info_conditions(const Step&) { return {kL2Batch}; }
+  static std::string launch_note(const Step& step, const workbook::Measurement& m) {
+    if (!m.resources || design_of(step.id).outputs_per_thread == 0) return "";
+    std::ostringstream note;
+    note << std::fixed << std::setprecision(0) << ", " << shared_bytes_per_transform(step.id, *m.resources)
+         << " B shared/transform";
+    return note.str();
+  }
   static std::string extra_requirement(const Step&, const Condition& batch, const workbook::Measurement& m) {
     if (!m.resources || m.resources->occupancy <= batch.max_occupancy) return "";
     std::ostringstream why;
@@ -278,9 +294,7 @@ void bench(const std::string& csv_path) {
         if (!m.failure.empty()) return m.failure;
         const Design d = design_of(curve.id);
         const workbook::KernelResources& r = *m.resources;
-        // Shared memory per transform: the block's, over the transforms a block holds.
-        const double per_block_transforms = d.outputs_per_thread == 0 ? 1.0 : double(r.threads_per_block) * d.outputs_per_thread / kPoints;
-        const double shared_per_transform = double(r.static_shared_bytes + r.dynamic_shared_bytes) / per_block_transforms;
+        const double shared_per_transform = shared_bytes_per_transform(curve.id, r);
         const double gb_per_s = batch.bytes() / (m.candidate_ms * 1e6);
         const double cufft_gb_per_s = batch.bytes() / (m.reference_ms * 1e6);
         csv.row({curve.name(), batch.transforms, batch.from_l2 ? "L2" : "device memory", m.candidate_ms, m.rate(), gb_per_s, m.percent_of_reference(), cufft_gb_per_s,
