@@ -185,11 +185,11 @@ struct FftLab {
     static const std::vector<Step> all = {
         {"05.1", "2 outputs per thread", fft_lab::fft_2_outputs_per_thread, {{kBarBatch, 6.0, 50.0}}},
         {"05.2", "4 outputs per thread", fft_lab::fft_4_outputs_per_thread, {{kBarBatch, 10.0, 80.0}}},
-        {"05.3", "8 outputs per thread", fft_lab::fft_8_outputs_per_thread, {{kBarBatch, 12.5, 95.0}}},
+        {"05.3", "8 outputs per thread", fft_lab::fft_8_outputs_per_thread, {{kBarBatch, 12.0, 95.0}}},
         // As fast as 05.3, at lower occupancy: the seed's point.
-        {"05.4", "16 outputs per thread", fft_lab::fft_16_outputs_per_thread, {{kLowOccupancyBarBatch, 12.5, 95.0}}},
+        {"05.4", "16 outputs per thread", fft_lab::fft_16_outputs_per_thread, {{kLowOccupancyBarBatch, 12.0, 95.0}}},
         // cuFFT's speed from device memory, and nearer to it than 05.4 in a short call from L2.
-        {"05.5", "at cuFFT speed", fft_lab::fft_at_cufft_speed, {{kBarBatch, 12.5, 98.0}, {kL2Batch, 0.0, 82.0}}},
+        {"05.5", "at cuFFT speed", fft_lab::fft_at_cufft_speed, {{kBarBatch, 12.0, 98.0}, {kL2Batch, 0.0, 82.0}}},
     };
     return all;
   }
