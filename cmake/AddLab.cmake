@@ -73,7 +73,12 @@ function(add_lab lab)
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
-  _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
+  # The student's code: this checkout's, or a submission's when it holds this lab's file.
+  set(student_source "${root}/labs/${lab}/${LAB_TOPIC}.cu")
+  if(WORKBOOK_SUBMISSION AND EXISTS "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
+    set(student_source "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
+  endif()
+  _add_lab_implementation(${lab} starter "${student_source}" reject)
   # The benchmark CSV's columns are defined once, in the grader; the plot must read only those.
   add_test(NAME "${lab}.bench: the plot reads only columns the grader writes"
            COMMAND "${root}/grader/tests/test_bench_columns.sh" "${root}" "${lab}" "$<TARGET_FILE:grade_${lab}_starter>")

@@ -100,6 +100,7 @@ unsigned selected_test_cases(std::vector<const char*> args) {
 
 struct Options {
   std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
+  std::string points_path, class_csv_path, student;  // --points, --class-csv, --student
   std::string append_failure_path, failure_lab, failure_step, failure_reason;  // --append-failure
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
   bool exact_allocations = false, list_steps = false, print_bench_columns = false;
@@ -118,6 +119,9 @@ constexpr const char* kUsage = R"(grader flags:
   --summarize=FILE       print the scorecard of the rows in FILE, and exit (no GPU needed)
   --json=FILE            with --summarize: also write Gradescope's results.json
   --junit=FILE           with --summarize: also write JUnit XML
+  --points=FILE          with --summarize: what each step is worth in results.json (docs/instructors.md)
+  --class-csv=FILE --student=NAME
+                         with --summarize: append one line per step to a class's CSV
   --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
   --bench-columns        print the benchmark CSV's columns, comma-separated (no GPU needed)
   --correctness-only     check the steps on small shapes and time nothing (under compute-sanitizer)
@@ -157,6 +161,9 @@ Options parse(int argc, char** argv) {
     else if (starts_with(a, "--summarize=")) o.summarize_path = value("--summarize=");
     else if (starts_with(a, "--json=")) o.json_path = value("--json=");
     else if (starts_with(a, "--junit=")) o.junit_path = value("--junit=");
+    else if (starts_with(a, "--points=")) o.points_path = value("--points=");
+    else if (starts_with(a, "--class-csv=")) o.class_csv_path = value("--class-csv=");
+    else if (starts_with(a, "--student=")) o.student = value("--student=");
     else if (starts_with(a, "--bench=")) o.bench_path = value("--bench=");
     else if (starts_with(a, "--append-failure=")) o.append_failure_path = value("--append-failure=");
     else if (starts_with(a, "--lab=")) o.failure_lab = value("--lab=");
@@ -232,11 +239,28 @@ int summarize(const Options& o) {
     std::cerr << "no results in " << o.summarize_path << '\n';
     return 1;
   }
+  Points points;
+  if (!o.points_path.empty()) {
+    try {
+      points = read_points(o.points_path);
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return 1;
+    }
+  }
   print_table(std::cout, rows, Table::kCompact);
   std::cout << "(every column, the bars included, for each step: results/grade.log)\n";
   bool written = true;
   if (!o.json_path.empty())
-    written = write_file(o.json_path, [&](std::ostream& out) { write_gradescope_json(out, rows); }) && written;
+    written = write_file(o.json_path, [&](std::ostream& out) { write_gradescope_json(out, rows, points); }) && written;
+  if (!o.class_csv_path.empty()) {
+    try {
+      append_class_csv(o.class_csv_path, o.student, rows, points);
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      written = false;
+    }
+  }
   if (!o.junit_path.empty())
     written = write_file(o.junit_path, [&](std::ostream& out) { write_junit(out, rows); }) && written;
   if (!written) return 1;

@@ -132,13 +132,25 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
   for (const StepRow& row : rows) {
     const auto [at, added] = index.try_emplace({row.lab, row.step}, result.size());
     if (added) {
-      result.push_back({row.lab, row.step, false, "no row was judged: the step did not finish"});
+      StepVerdict unjudged;
+      unjudged.lab = row.lab;
+      unjudged.step = row.step;
+      unjudged.summary = "no row was judged: the step did not finish";
+      result.push_back(unjudged);
       judged_rows.push_back(0);
     }
     if (!row.judged()) continue;
     StepVerdict& verdict = result[at->second];
     const bool first = judged_rows[at->second]++ == 0;
     // The first failure explains the verdict; a pass is reported only while nothing failed.
+    if (first) {
+      verdict.percent_of_reference = row.percent_of_peak;
+      verdict.reference = row.reference;
+    }
+    // A failing row that was timed and whose failure no defence tagged missed only its bar.
+    const bool timed = !std::isnan(row.speedup) && row.measured_at != "correctness" && row.measured_at != "timing";
+    const bool bar_only = row.result == "PASS" || (timed && (row.reason.empty() || row.reason.front() != '['));
+    verdict.correct = (first || verdict.correct) && bar_only;
     if (row.result == "FAIL" && (first || verdict.passed)) {
       verdict.passed = false;
       verdict.summary = row.reason;
@@ -219,18 +231,76 @@ std::string json_escape(const std::string& text) {
   return out.str();
 }
 
-// https://gradescope-autograders.readthedocs.io/en/latest/specs/ : one test per step, one point each.
-void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows) {
+Points::Worth Points::of(const std::string& step_name) const {
+  const auto found = by_step.find(step_name.substr(0, step_name.find(' ')));
+  return found == by_step.end() ? fallback : found->second;
+}
+
+double Points::score(const StepVerdict& v) const {
+  const Worth worth = of(v.step);
+  return v.passed ? worth.points : v.correct ? worth.if_correct : 0.0;
+}
+
+Points read_points(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read the points file " + path);
+  Points points;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::string step;
+    if (!(fields >> step)) continue;  // blank or a comment
+    Points::Worth worth{0, 0};
+    std::string extra;
+    const auto bad = [&](const std::string& why) {
+      return std::invalid_argument(path + ":" + std::to_string(number) + ": " + why +
+                                   " (a line is: STEP POINTS [POINTS_IF_CORRECT_BUT_BELOW_THE_BAR])");
+    };
+    if (!(fields >> worth.points) || worth.points < 0) throw bad("no points, or negative ones, for " + step);
+    if (fields >> worth.if_correct) {
+      if (worth.if_correct < 0 || worth.if_correct > worth.points) throw bad("partial credit must lie in [0, points]");
+    } else {
+      worth.if_correct = 0;
+    }
+    fields.clear();
+    if (fields >> extra) throw bad("unexpected '" + extra + "'");
+    if (step == "*") points.fallback = worth;
+    else points.by_step[step] = worth;
+  }
+  return points;
+}
+
+// https://gradescope-autograders.readthedocs.io/en/latest/specs/ : one test per step, each worth
+// what the points file says (one point by default), a total, and a leaderboard.
+void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points) {
   const std::vector<StepVerdict> all = verdicts(rows);
-  out << "{\n  \"tests\": [\n";
+  double score = 0;
+  for (const StepVerdict& v : all) score += points.score(v);
+  out << "{\n  \"score\": " << fixed(score, 2) << ",\n  \"tests\": [\n";
   for (std::size_t i = 0; i < all.size(); ++i) {
     const StepVerdict& v = all[i];
-    out << "    {\"name\": \"" << json_escape(v.lab + " " + v.step) << "\", \"score\": "
-        << (v.passed ? 1 : 0) << ", \"max_score\": 1, \"status\": \""
-        << (v.passed ? "passed" : "failed") << "\", \"output\": \"" << json_escape(v.summary) << "\"}"
-        << (i + 1 < all.size() ? ",\n" : "\n");
+    const double earned = points.score(v);
+    std::string output = v.summary;
+    if (!v.passed && v.correct && earned > 0) output = "correct, below the bar (partial credit): " + output;
+    out << "    {\"name\": \"" << json_escape(v.lab + " " + v.step) << "\", \"score\": " << fixed(earned, 2)
+        << ", \"max_score\": " << fixed(points.of(v.step).points, 2) << ", \"status\": \""
+        << (v.passed ? "passed" : "failed") << "\", \"visibility\": \"visible\", \"output\": \"" << json_escape(output)
+        << "\"}" << (i + 1 < all.size() ? ",\n" : "\n");
   }
-  out << "  ]\n}\n";
+  out << "  ],\n  \"leaderboard\": [";
+  // Each lab's last step, as graded: its % of the lab's reference (cuBLAS, cuFFT, CUB, cudaMemcpy).
+  std::map<std::string, const StepVerdict*> last_of_lab;
+  for (const StepVerdict& v : all) last_of_lab[v.lab] = &v;
+  bool comma = false;
+  for (const auto& [lab, v] : last_of_lab) {
+    const double value = std::isnan(v->percent_of_reference) ? 0.0 : v->percent_of_reference;
+    out << (comma ? ", " : "") << "{\"name\": \"" << json_escape(lab + " " + v->step.substr(0, v->step.find(' ')) + ", % of " +
+                                                     (v->reference.empty() ? std::string("the reference") : v->reference))
+        << "\", \"value\": " << fixed(value, 1) << "}";
+    comma = true;
+  }
+  out << "]\n}\n";
 }
 
 void write_junit(std::ostream& out, const std::vector<StepRow>& rows) {
@@ -260,6 +330,33 @@ std::string csv_field(const std::string& text) {
   return quoted + '"';
 }
 }  // namespace
+
+void append_class_csv(const std::string& path, const std::string& student, const std::vector<StepRow>& rows,
+                      const Points& points) {
+  bool fresh = true;
+  if (std::ifstream existing(path); existing) fresh = existing.peek() == std::ifstream::traits_type::eof();
+  std::ofstream out(path, std::ios::app);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  if (fresh)
+    out << "student,lab,step,verdict,score,max_score,measured_at,time_ms,rate,rate_unit,percent_of_reference,reference,"
+           "speedup,reason\n";
+  std::map<std::pair<std::string, std::string>, const StepRow*> first_judged;
+  for (const StepRow& row : rows)
+    if (row.judged()) first_judged.try_emplace({row.lab, row.step}, &row);
+  const auto number = [](double value) { return std::isnan(value) ? std::string() : fixed(value, 4); };
+  for (const StepVerdict& v : verdicts(rows)) {
+    const auto found = first_judged.find({v.lab, v.step});
+    const StepRow none;
+    const StepRow& row = found == first_judged.end() ? none : *found->second;
+    const std::string verdict = v.passed ? "PASS" : v.correct ? "FAIL (correct, below the bar)" : "FAIL";
+    out << csv_field(student) << ',' << csv_field(v.lab) << ',' << csv_field(v.step) << ',' << csv_field(verdict) << ','
+        << fixed(points.score(v), 2) << ',' << fixed(points.of(v.step).points, 2) << ',' << csv_field(row.measured_at) << ','
+        << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(row.rate_unit) << ','
+        << number(row.percent_of_peak) << ',' << csv_field(row.reference) << ',' << number(row.speedup) << ','
+        << csv_field(v.summary) << '\n';
+  }
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
 
 CsvTable::CsvTable(const std::string& path, std::vector<std::string> columns)
     : file_(path), path_(path), columns_(std::move(columns)) {

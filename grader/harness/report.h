@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <limits>
 #include <sstream>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -48,8 +49,27 @@ struct StepVerdict {
   std::string step;
   bool passed = false;
   std::string summary;  // the bar and what was measured, or the first failure's reason
+  // Correct on every shape checked, and honest (no defence tripped): only the bar was missed.
+  bool correct = false;
+  double percent_of_reference = kNotMeasured;  // at the bar's first condition, when it was timed
+  std::string reference;
 };
 std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows);
+
+// What each step is worth, from an instructor's points file (docs/instructors.md): a line
+// "STEP POINTS [IF_CORRECT]" per step, "*" for every step not named; IF_CORRECT (default 0) is the
+// partial credit of a step that is correct but misses its bar. '#' starts a comment.
+struct Points {
+  struct Worth {
+    double points = 1;
+    double if_correct = 0;
+  };
+  Worth fallback;
+  std::map<std::string, Worth> by_step;  // by step id, "04.10"
+  Worth of(const std::string& step_name) const;  // "04.10 packed cp.async pipeline" -> its worth
+  double score(const StepVerdict& v) const;
+};
+Points read_points(const std::string& path);  // throws std::invalid_argument on a malformed file
 
 // The scorecard. Full: every column, for a grader's own log. Compact: the columns a student reads
 // first (the step's id, where it was measured, time, rate, % ref, speedup, occupancy, registers,
@@ -57,8 +77,15 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows);
 enum class Table { kFull, kCompact };
 inline constexpr std::size_t kScorecardColumns = 100;
 void print_table(std::ostream& out, const std::vector<StepRow>& rows, Table table = Table::kFull);
-void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows);
+// Gradescope's results.json: one test per step with its score, the total, and a leaderboard entry
+// per lab (its last step's % of the lab's reference, 0 when it was not timed).
+void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points = {});
 void write_junit(std::ostream& out, const std::vector<StepRow>& rows);
+// Appends one line per step of `rows` to the class CSV at `path` (its header first, when the file is
+// new or empty): the student, the lab, the step, the verdict, the score and what was measured at
+// the bar's first condition. Throws if it cannot write.
+void append_class_csv(const std::string& path, const std::string& student, const std::vector<StepRow>& rows,
+                      const Points& points);
 
 std::string json_escape(const std::string& text);
 

@@ -37,6 +37,18 @@ expect 2 "cannot write" "$root/workbook" grade --junit /nonexistent-folder/junit
 expect 2 "not a preset" env WORKBOOK_PRESET=bogus "$root/workbook" setup
 expect 2 "unknown command" "$root/workbook" frobnicate
 expect 2 "no test matches" "$root/workbook" test -L no-such-label
+# The classroom commands' mistakes.
+mkdir -p "$scratch/empty_submission" "$scratch/no_class"
+echo "not a lab" >"$scratch/empty_submission/notes.txt"
+echo "not an archive" >"$scratch/broken.zip"
+expect 2 "does not exist" "$root/workbook" grade --submission /nonexistent-submission
+expect 2 "holds no lab file: expected labs/NN_topic/<topic>.cu" "$root/workbook" grade --submission "$scratch/empty_submission"
+expect 2 "is not a zip archive that can be read" "$root/workbook" grade --submission "$scratch/broken.zip"
+expect 2 "cannot be combined with --solution" "$root/workbook" grade --solution --submission "$scratch/empty_submission"
+expect 2 "--points: cannot read" "$root/workbook" grade --points /nonexistent/points.conf
+expect 2 "needs the folder of submissions" "$root/workbook" grade-class
+expect 2 "holds no submission" "$root/workbook" grade-class "$scratch/no_class"
+expect 2 "unknown option --bogus" "$root/workbook" grade-class "$scratch/no_class" --bogus
 
 # No GPU (hidden from the grader where there is one): exit 77, and the Gradescope file a grading
 # service waits for still appears, relative to the folder the command ran in, saying why.
@@ -51,8 +63,8 @@ fi
 # One step by its id, exactly: 04.1 is not 04.10, and a step that does not exist is named as such.
 expect 2 "has no step 04.11; its steps are: 04.1 04.2" "$root/workbook" grade 04.11
 expect 77 "none is visible" in_folder "$scratch" env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 04.1 --json one.json
-names=$(grep -o '"name": "[^"]*"' "$scratch/one.json" 2>/dev/null)
-if [ "$names" = '"name": "04_sgemm 04.1 coalesced thread arrangement"' ]; then
+names=$(grep -o '"name": "[^"]*", "score"' "$scratch/one.json" 2>/dev/null)  # the tests', not the leaderboard's
+if [ "$names" = '"name": "04_sgemm 04.1 coalesced thread arrangement", "score"' ]; then
   echo "ok: grade 04.1 takes step 04.1 alone"
 else
   echo "FAIL: grade 04.1 took: $names"

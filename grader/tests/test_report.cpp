@@ -124,14 +124,67 @@ TEST_CASE("the compact scorecard fits a 100-column terminal with the labs' longe
   }
 }
 
-TEST_CASE("Gradescope results.json: one test per step, escaped output") {
+TEST_CASE("Gradescope results.json: one test per step, escaped output, a total and a leaderboard") {
   std::ostringstream out;
   write_gradescope_json(out, {judged("02.1", "PASS"), judged("02.2", "FAIL", "said \"no\"\\")});
   const std::string json = out.str();
-  CHECK(json.find("\"name\": \"02_memory 02.1\", \"score\": 1, \"max_score\": 1, \"status\": \"passed\"") != std::string::npos);
-  CHECK(json.find("\"score\": 0") != std::string::npos);
+  CHECK(json.find("\"score\": 1.00,") != std::string::npos);  // the total: one point a step by default
+  CHECK(json.find("\"name\": \"02_memory 02.1\", \"score\": 1.00, \"max_score\": 1.00, \"status\": \"passed\", "
+                  "\"visibility\": \"visible\"") != std::string::npos);
+  CHECK(json.find("\"score\": 0.00") != std::string::npos);
   CHECK(json.find("said \\\"no\\\"\\\\") != std::string::npos);
+  CHECK(json.find("\"leaderboard\": [{\"name\": \"02_memory 02.2, % of cudaMemcpy\", \"value\": 70.5}]") != std::string::npos);
   CHECK(json_escape("a\nb\x01") == "a\\nb\\u0001");
+}
+
+namespace {
+std::string write_points(const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() / "workbook-points-test.conf").string();
+  std::ofstream(path) << text;
+  return path;
+}
+}  // namespace
+
+TEST_CASE("points: per step, a default, and partial credit only for a correct step below its bar") {
+  const Points points = read_points(write_points("# the course's weights\n* 2 1\n02.2 5 3  # the hard one\n\n02.3 4\n"));
+  CHECK(points.of("02.1 several floats per thread").points == 2);
+  CHECK(points.of("02.2 float2").points == 5);
+  CHECK(points.of("02.3 float4").if_correct == 0);
+  StepRow slow = judged("02.2", "FAIL", "speedup 2.10x over the baseline at occupancy 6.25%, the bar is 3x");
+  StepRow cheat = judged("02.2", "FAIL", "[outside-timer] a launch on a stream other than the one it was given");
+  StepRow wrong = judged("02.2", "FAIL", "n = 33: 1 of 33 elements differ");
+  wrong.measured_at = "correctness";
+  wrong.speedup = std::nan("");
+  CHECK(points.score(verdicts({judged("02.2", "PASS")}).front()) == 5);
+  CHECK(points.score(verdicts({slow}).front()) == 3);
+  CHECK(points.score(verdicts({cheat}).front()) == 0);
+  CHECK(points.score(verdicts({wrong}).front()) == 0);
+  // A step with a passing row and a slow one is correct; with a wrong one it is not.
+  CHECK(verdicts({judged("02.2", "PASS"), slow}).front().correct);
+  CHECK_FALSE(verdicts({judged("02.2", "PASS"), cheat}).front().correct);
+}
+
+TEST_CASE("points: a malformed file is refused with its line") {
+  CHECK_THROWS_WITH_AS(read_points(write_points("02.1 x\n")), doctest::Contains(":1: no points"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(read_points(write_points("\n02.1 1 2\n")), doctest::Contains(":2: partial credit"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(read_points(write_points("02.1 1 0 9\n")), doctest::Contains("unexpected '9'"), std::invalid_argument);
+  CHECK_THROWS_AS(read_points("/nonexistent/points.conf"), std::invalid_argument);
+}
+
+TEST_CASE("the class CSV: a header once, then one line per step and student") {
+  const std::string path = (std::filesystem::temp_directory_path() / "workbook-class-test.csv").string();
+  std::filesystem::remove(path);
+  append_class_csv(path, "ada", {judged("02.1", "PASS")}, Points{});
+  append_class_csv(path, "bob, jr", {judged("02.1", "FAIL", "speedup 1.5x")}, Points{});
+  std::ifstream in(path);
+  std::string header, first, second, extra;
+  std::getline(in, header);
+  std::getline(in, first);
+  std::getline(in, second);
+  CHECK(header.rfind("student,lab,step,verdict,score,max_score,", 0) == 0);
+  CHECK(first.rfind("ada,02_memory,02.1,PASS,1.00,1.00,occupancy 6.25%,0.2500,2100.0000,GB/s,70.5000,cudaMemcpy,3.2500,", 0) == 0);
+  CHECK(second.rfind("\"bob, jr\",02_memory,02.1,\"FAIL (correct, below the bar)\",0.00,1.00,", 0) == 0);
+  CHECK_FALSE(std::getline(in, extra));
 }
 
 TEST_CASE("JUnit: failures carry their reason") {

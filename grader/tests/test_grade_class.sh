@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# grade-class over six prepared submissions of lab 05 (class_fixtures.sh) gives each its verdict and
+# its files: the solution passes every step, the untouched starter none, the partial ones what they
+# finished (the slow one partial credit for its correct final step), the one that does not compile
+# and the one that hangs are graded to the end with their reasons, and the files a student may not
+# edit are ignored. GPU only (77 without one).
+# usage: test_grade_class.sh ROOT WORK_DIR
+set -uo pipefail
+root=$1 work=$2
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
+"$root/grader/tests/class_fixtures.sh" "$root" "$work/submissions" || exit 1
+"$root/workbook" grade-class "$work/submissions" 05 --timeout 30 --seed 7 >"$work/grade-class.log" 2>&1
+echo "grade-class exit code $?"
+cat "$work/grade-class.log"
+summary="$root/results/class/summary.txt" failures=0
+expect() {  # name pattern what
+  if grep -E "^$1 " "$summary" | grep -qE "$2"; then echo "ok: $1: $3"; else echo "FAIL: $1: expected $3"; failures=$((failures + 1)); fi
+}
+expect all_steps '5 of 5 +steps +score 5\.00' "every step, full score"
+expect untouched '0 of 5 +steps +score 0\.00' "no step"
+expect three_steps '3 of 5 +steps +score 3\.00' "05.1-05.3"
+expect slow_final '4 of 5 +steps +score 4\.50' "four steps and half a point for the correct, slow 05.5"
+expect does_not_compile 'does not compile' "its compiler errors, graded to the end"
+expect hangs 'hung' "the hang stopped, the run going on"
+for name in all_steps untouched three_steps slow_final does_not_compile hangs; do
+  [ -s "$root/results/class/$name/results.json" ] || { echo "FAIL: no results.json for $name"; failures=$((failures + 1)); }
+done
+grep -q '"leaderboard": \[{"name": "05_fft 05.5, % of cuFFT"' "$root/results/class/all_steps/results.json" ||
+  { echo "FAIL: all_steps's results.json has no leaderboard entry"; failures=$((failures + 1)); }
+grep -qx 'labs/05_fft/given.cuh' "$root/results/submissions/all_steps/ignored.txt" ||
+  { echo "FAIL: the submission's own given.cuh was not ignored"; failures=$((failures + 1)); }
+[ "$(grep -c '^all_steps,05_fft,' "$root/results/class/class.csv")" -eq 5 ] ||
+  { echo "FAIL: class.csv has not five lines for all_steps"; failures=$((failures + 1)); }
+echo "$failures failures"
+[ "$failures" -eq 0 ]
