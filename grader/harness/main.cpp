@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ std::vector<std::string>& registered_bench_columns() {
 
 std::map<std::string, ListFunction>& listings() {
   static std::map<std::string, ListFunction> registry;
+  return registry;
+}
+
+std::map<std::string, CalibrateFunction>& calibrations() {
+  static std::map<std::string, CalibrateFunction> registry;
   return registry;
 }
 
@@ -101,6 +107,7 @@ unsigned selected_test_cases(std::vector<const char*> args) {
 struct Options {
   std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
   std::string points_path, class_csv_path, student;  // --points, --class-csv, --student
+  std::string bars_path, calibrate_path;              // --bars, --calibrate
   std::string append_failure_path, failure_lab, failure_step, failure_reason;  // --append-failure
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
   bool exact_allocations = false, list_steps = false, print_bench_columns = false;
@@ -123,6 +130,8 @@ constexpr const char* kUsage = R"(grader flags:
   --class-csv=FILE --student=NAME
                          with --summarize: append one line per step to a class's CSV
   --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
+  --bars=FILE            grade against this GPU's bars profile instead of the built-in (H100) bars
+  --calibrate=FILE       measure the solution's steps and append bars for this GPU to FILE
   --bench-columns        print the benchmark CSV's columns, comma-separated (no GPU needed)
   --correctness-only     check the steps on small shapes and time nothing (under compute-sanitizer)
   --exact-allocations    no guard regions around arrays (so memcheck sees one element past the end)
@@ -165,6 +174,8 @@ Options parse(int argc, char** argv) {
     else if (starts_with(a, "--class-csv=")) o.class_csv_path = value("--class-csv=");
     else if (starts_with(a, "--student=")) o.student = value("--student=");
     else if (starts_with(a, "--bench=")) o.bench_path = value("--bench=");
+    else if (starts_with(a, "--bars=")) o.bars_path = value("--bars=");
+    else if (starts_with(a, "--calibrate=")) o.calibrate_path = value("--calibrate=");
     else if (starts_with(a, "--append-failure=")) o.append_failure_path = value("--append-failure=");
     else if (starts_with(a, "--lab=")) o.failure_lab = value("--lab=");
     else if (starts_with(a, "--step=")) o.failure_step = value("--step=");
@@ -307,6 +318,34 @@ bool register_listing(const char* lab, ListFunction function) {
   return true;
 }
 
+bool register_calibration(const char* lab, CalibrateFunction function) {
+  calibrations()[lab] = function;
+  return true;
+}
+
+std::map<std::string, std::vector<Session::CalibratedBar>> read_bars_profile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read the bars profile " + path);
+  std::map<std::string, std::vector<Session::CalibratedBar>> bars;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::string step, extra;
+    if (!(fields >> step)) continue;
+    std::size_t index = 0;
+    Session::CalibratedBar bar;
+    if (!(fields >> index >> bar.min_speedup >> bar.min_percent_of_reference) || index == 0 || bar.min_speedup < 0 ||
+        bar.min_percent_of_reference < 0 || (fields >> extra))
+      throw std::invalid_argument(path + ":" + std::to_string(number) +
+                                  ": a line is STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE (INDEX from 1)");
+    std::vector<Session::CalibratedBar>& of_step = bars[step];
+    if (of_step.size() < index) of_step.resize(index);
+    of_step[index - 1] = bar;
+  }
+  return bars;
+}
+
 }  // namespace workbook
 
 int main(int argc, char** argv) {
@@ -352,7 +391,16 @@ int main(int argc, char** argv) {
     return context.run();
   }
 
-  if (!options.gpu_check && options.bench_path.empty() && selected_test_cases(options.doctest_args) == 0) {
+  if (!options.bars_path.empty()) {
+    try {
+      session().calibrated_bars = read_bars_profile(options.bars_path);
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return 2;
+    }
+  }
+  if (!options.gpu_check && options.bench_path.empty() && options.calibrate_path.empty() &&
+      selected_test_cases(options.doctest_args) == 0) {
     std::cerr << "error: no test case matches the filters given; --list-test-cases lists them (doctest splits "
                  "--test-case at commas: write \\, for a comma in a step's name)\n";
     return 2;
@@ -375,6 +423,13 @@ int main(int argc, char** argv) {
                        : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   print_header();
 
+  if (!options.calibrate_path.empty()) {
+    for (const auto& [lab, calibrate] : calibrations()) {
+      std::cout << "[workbook] calibrating " << lab << " into " << options.calibrate_path << '\n';
+      calibrate(options.calibrate_path);
+    }
+    return 0;
+  }
   if (!options.bench_path.empty()) {
     for (const auto& [lab, bench] : benches()) {
       std::cout << "[workbook] benchmarking " << lab << " into " << options.bench_path << '\n';

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,6 +30,13 @@ struct Session {
   // grader's own, so that no work is ordered with it by accident (the legacy default stream
   // would wait for work on other streams, and a graph cannot be captured from it).
   cudaStream_t stream = nullptr;
+  // --bars=FILE: this GPU's bars profile (./workbook calibrate). Per step id, per requirement of its
+  // bar (in order), the minimum speedup and % of the reference that replace the built-in (H100) ones.
+  struct CalibratedBar {
+    double min_speedup = 0;
+    double min_percent_of_reference = 0;
+  };
+  std::map<std::string, std::vector<CalibratedBar>> calibrated_bars;
 
   // A fresh seed for every input drawn, all derived from `seed`: one process runs one test case,
   // so the same --seed and test case draw the same inputs again.
@@ -56,5 +64,15 @@ class BenchCsv : public CsvTable {
 // function the lab registered (workbook::list_steps<Lab>, in skeleton.h). No GPU needed.
 using ListFunction = void (*)();
 bool register_listing(const char* lab, ListFunction function);
+
+// `./workbook calibrate` measures the reference solution's steps on this GPU and derives bars for
+// it: the grader binary with --calibrate=FILE calls the function the lab registered
+// (workbook::calibrate<Lab>, in skeleton.h), which appends the lab's lines to FILE.
+using CalibrateFunction = void (*)(const std::string& profile_path);
+bool register_calibration(const char* lab, CalibrateFunction function);
+
+// A bars profile: lines "STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE", '#' comments. Throws
+// std::invalid_argument on a file it cannot read or a malformed line.
+std::map<std::string, std::vector<Session::CalibratedBar>> read_bars_profile(const std::string& path);
 
 }  // namespace workbook

@@ -39,6 +39,7 @@
 #include <concepts>
 #include <cstddef>
 #include <exception>
+#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <iostream>
@@ -301,6 +302,19 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   return m;
 }
 
+// Requirement `index` of `step`'s bar as this run grades it: the built-in one (set on an H100), or
+// the minimums of this GPU's bars profile (--bars, ./workbook calibrate) where it has the step.
+template <typename Step>
+auto graded_requirement(const Step& step, std::size_t index) {
+  auto requirement = step.bar[index];
+  const auto found = session().calibrated_bars.find(step.id);
+  if (found != session().calibrated_bars.end() && index < found->second.size()) {
+    requirement.min_speedup = found->second[index].min_speedup;
+    requirement.min_percent_of_reference = found->second[index].min_percent_of_reference;
+  }
+  return requirement;
+}
+
 // "" when `m` meets `requirement` (and the lab's own condition of it), else why not.
 template <typename Lab>
 std::string requirement_failure(const typename Lab::Step& step, const Requirement<typename Lab::Condition>& requirement,
@@ -324,7 +338,7 @@ std::string describe_bar(const typename Lab::Step& step) {
   if (step.measurement != nullptr) return step.measurement;
   std::ostringstream text;
   for (std::size_t r = 0; r < step.bar.size(); ++r) {
-    const auto& requirement = step.bar[r];
+    const auto requirement = graded_requirement(step, r);
     text << (r == 0 ? "" : " (and ");
     if (requirement.min_speedup > 0) text << ">= " << requirement.min_speedup << "x";
     if (requirement.min_speedup > 0 && requirement.min_percent_of_reference > 0) text << ", ";
@@ -472,8 +486,8 @@ void grade_step(const char* id) {
       // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
       std::string why = m.failure;
       bool judged = !why.empty();
-      for (const auto& requirement : step.bar)
-        if (requirement.at == condition) {
+      for (std::size_t r = 0; r < step.bar.size(); ++r)
+        if (const auto requirement = graded_requirement(step, r); requirement.at == condition) {
           judged = true;
           if (why.empty()) why = requirement_failure<Lab>(step, requirement, m);
         }
@@ -523,8 +537,9 @@ void check_bars_discriminate() {
     bool first_rung = std::none_of(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(k), is_rung);
     if constexpr (requires { Lab::starts_ladder(step); }) first_rung = first_rung || Lab::starts_ladder(step);
     if (first_rung) {
-      for (const auto& requirement : step.bar)
-        CHECK_MESSAGE(requirement.min_speedup > 1.0, step.id, " starts a ladder: its bar must demand more than the baseline");
+      for (std::size_t r = 0; r < step.bar.size(); ++r)
+        CHECK_MESSAGE(graded_requirement(step, r).min_speedup > 1.0, step.id,
+                      " starts a ladder: its bar must demand more than the baseline");
       continue;
     }
     if (step.experiment != nullptr) {
@@ -537,7 +552,8 @@ void check_bars_discriminate() {
       std::string rejected;
       std::ostringstream measured;
       measured << std::fixed << std::setprecision(2);
-      for (const auto& requirement : step.bar) {
+      for (std::size_t r = 0; r < step.bar.size(); ++r) {
+        const auto requirement = graded_requirement(step, r);
         const Measurement m = measure_at<Lab>(previous, requirement.at);
         measured << m.speedup() << "x, " << m.percent_of_reference() << "% of " << m.reference.name << " at "
                  << Lab::describe(previous, requirement.at) << "; ";
@@ -548,6 +564,103 @@ void check_bars_discriminate() {
                     previous.id, " clears it");
       if (previous.experiment == nullptr) break;  // past an experiment step, check the one before it too
     }
+  }
+}
+
+// The margin calibrated bars keep below what the reference solution measured on this GPU: the
+// spread of repeated runs on an H100 (each lab's NOTES.md) is 1 to 3%.
+inline constexpr double kCalibrationMargin = 0.05;
+
+// `./workbook calibrate` for one lab: each rung measured on this GPU at its bar's conditions, and
+// the rung before it (and past an experiment, the one before that) at the same conditions, as
+// check_bars_discriminate() measures them. A bar becomes what the solution measured less
+// kCalibrationMargin, in the measures the built-in bar uses (speedup, % of the reference); where
+// that lets the previous solution through, the measure with the wider gap is set midway between the
+// two solutions instead. Appends "STEP INDEX MIN_SPEEDUP MIN_PERCENT  # what was measured" lines to
+// `profile_path`; a step that cannot be told from the one before on this GPU is said so, in the file
+// and on the console (its bars test will fail there).
+template <typename Lab>
+void calibrate(const std::string& profile_path) {
+  std::ofstream out(profile_path, std::ios::app);
+  if (!out) throw std::runtime_error("cannot write " + profile_path);
+  out << "# " << Lab::kName << '\n';
+  const auto& steps = Lab::steps();
+  const auto is_rung = [](const typename Lab::Step& s) { return s.measurement == nullptr; };
+  const auto fixed2 = [](double value) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(2) << value;
+    return text.str();
+  };
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const typename Lab::Step& step = steps[k];
+    if (!is_rung(step)) continue;
+    bool first_rung = std::none_of(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(k), is_rung);
+    if constexpr (requires { Lab::starts_ladder(step); }) first_rung = first_rung || Lab::starts_ladder(step);
+    // The solutions this step's bar must reject.
+    std::vector<const typename Lab::Step*> previous;
+    if (!first_rung && step.experiment == nullptr)
+      for (std::size_t earlier = k; earlier-- > 0;) {
+        if (!is_rung(steps[earlier])) continue;
+        previous.push_back(&steps[earlier]);
+        if (steps[earlier].experiment == nullptr) break;
+      }
+    std::vector<Requirement<typename Lab::Condition>> bars = step.bar;
+    std::vector<Measurement> own;
+    std::string note;
+    for (std::size_t r = 0; r < bars.size(); ++r) {
+      own.push_back(measure_at<Lab>(step, bars[r].at));
+      const Measurement& m = own.back();
+      if (!m.failure.empty()) {
+        note = "the solution fails here (" + m.failure + "): the built-in bars are kept";
+        break;
+      }
+      if (bars[r].min_speedup > 0) bars[r].min_speedup = std::max(m.speedup() * (1 - kCalibrationMargin), first_rung ? 1.05 : 0.0);
+      if (bars[r].min_percent_of_reference > 0) bars[r].min_percent_of_reference = m.percent_of_reference() * (1 - kCalibrationMargin);
+    }
+    if (note.empty())
+      for (const typename Lab::Step* before : previous) {
+        std::vector<Measurement> theirs;
+        bool rejected = false;
+        for (std::size_t r = 0; r < bars.size(); ++r) {
+          theirs.push_back(measure_at<Lab>(*before, bars[r].at));
+          rejected = rejected || !requirement_failure<Lab>(*before, bars[r], theirs[r]).empty();
+        }
+        if (rejected) continue;
+        // The measure in which the two solutions differ most, relatively: its bar goes midway.
+        double widest = 0;
+        std::size_t widest_r = 0;
+        bool in_speedup = true;
+        for (std::size_t r = 0; r < bars.size(); ++r) {
+          const double speedup_gap = bars[r].min_speedup > 0 ? 1 - theirs[r].speedup() / own[r].speedup() : 0;
+          const double percent_gap =
+              bars[r].min_percent_of_reference > 0 ? 1 - theirs[r].percent_of_reference() / own[r].percent_of_reference() : 0;
+          if (speedup_gap > widest) widest = speedup_gap, widest_r = r, in_speedup = true;
+          if (percent_gap > widest) widest = percent_gap, widest_r = r, in_speedup = false;
+        }
+        if (!note.empty()) note += "; ";
+        if (widest <= 0) {
+          note += std::string("cannot be told from ") + before->id + " on this GPU";
+          std::cout << "[workbook] warning: " << step.id << "'s solution is no faster than " << before->id
+                    << "'s on this GPU: its bar cannot reject it\n";
+          continue;
+        }
+        if (in_speedup) bars[widest_r].min_speedup = (own[widest_r].speedup() + theirs[widest_r].speedup()) / 2;
+        else bars[widest_r].min_percent_of_reference = (own[widest_r].percent_of_reference() + theirs[widest_r].percent_of_reference()) / 2;
+        note += std::string("set midway between this solution and ") + before->id + "'s";
+      }
+    for (std::size_t r = 0; r < bars.size(); ++r) {
+      out << step.id << ' ' << r + 1 << ' ' << fixed2(bars[r].min_speedup) << ' ' << fixed2(bars[r].min_percent_of_reference)
+          << "  # " << Lab::describe(step, bars[r].at);
+      if (r < own.size() && own[r].failure.empty())
+        out << ": measured " << fixed2(own[r].speedup()) << "x, " << fixed2(own[r].percent_of_reference()) << "% of "
+            << own[r].reference.name;
+      out << " (built in: " << fixed2(step.bar[r].min_speedup) << "x, " << fixed2(step.bar[r].min_percent_of_reference) << "%)";
+      if (r == 0 && !note.empty()) out << "; " << note;
+      out << '\n';
+    }
+    std::cout << "[workbook] " << step.name() << ": " << describe_bar<Lab>(step) << " -> calibrated";
+    for (const auto& bar : bars) std::cout << ' ' << fixed2(bar.min_speedup) << "x/" << fixed2(bar.min_percent_of_reference) << '%';
+    std::cout << (note.empty() ? "" : " (" + note + ")") << '\n';
   }
 }
 

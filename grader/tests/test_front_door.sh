@@ -49,6 +49,8 @@ expect 2 "--points: cannot read" "$root/workbook" grade --points /nonexistent/po
 expect 2 "needs the folder of submissions" "$root/workbook" grade-class
 expect 2 "holds no submission" "$root/workbook" grade-class "$scratch/no_class"
 expect 2 "unknown option --bogus" "$root/workbook" grade-class "$scratch/no_class" --bogus
+expect 2 "no lab '99'" "$root/workbook" calibrate 99
+expect 2 "calibrate: unknown option --bogus" "$root/workbook" calibrate --bogus
 
 # No GPU (hidden from the grader where there is one): exit 77, and the Gradescope file a grading
 # service waits for still appears, relative to the folder the command ran in, saying why.
@@ -75,6 +77,9 @@ expect 0 "04.10  packed cp.async pipeline" "$root/workbook" list
 # The grader binary's own flags.
 expect 2 "--seed=N" "$grader" --seed 5
 expect 2 "unknown flag '--bogus'" "$grader" --bogus
+echo "02.1 1 fast 95" >"$scratch/bad.bars"
+expect 2 "cannot read the bars profile" "$grader" --bars=/nonexistent/gpu.bars "--test-case=02.1*"
+expect 2 "bad.bars:1: a line is STEP INDEX MIN_SPEEDUP" "$grader" "--bars=$scratch/bad.bars" "--test-case=02.1*"
 expect 0 "--without=DEFENCE" "$grader" --help
 printf 'one\ttwo\n' >"$scratch/bad.tsv"
 expect 1 "is not a results file" "$grader" "--summarize=$scratch/bad.tsv"

@@ -295,6 +295,7 @@ const bool kBenchRegistered =
                              {"curve", "m", "n", "k", "time_ms", "gflop_per_s", "percent_of_cublas", "cublas_gflop_per_s",
                               "occupancy_percent", "registers", "shared_bytes_per_flop"});
 const bool kStepsListed = workbook::register_listing(SgemmLab::kName, workbook::list_steps<SgemmLab>);
+const bool kCalibrationRegistered = workbook::register_calibration(SgemmLab::kName, workbook::calibrate<SgemmLab>);
 
 }  // namespace
 

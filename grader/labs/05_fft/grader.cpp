@@ -317,6 +317,7 @@ const bool kBenchRegistered = workbook::register_bench(
     {"curve", "batch", "source", "time_ms", "gflop_per_s", "gb_per_s", "percent_of_cufft", "cufft_gb_per_s", "occupancy_percent",
      "registers", "outputs_per_thread", "shared_bytes_per_transform"});
 const bool kStepsListed = workbook::register_listing(FftLab::kName, workbook::list_steps<FftLab>);
+const bool kCalibrationRegistered = workbook::register_calibration(FftLab::kName, workbook::calibrate<FftLab>);
 
 }  // namespace
 
