@@ -612,6 +612,7 @@ void calibrate(const std::string& profile_path) {
       const Measurement& m = own.back();
       if (!m.failure.empty()) {
         note = "the solution fails here (" + m.failure + "): the built-in bars are kept";
+        bars = step.bar;
         break;
       }
       if (bars[r].min_speedup > 0) bars[r].min_speedup = std::max(m.speedup() * (1 - kCalibrationMargin), first_rung ? 1.05 : 0.0);
