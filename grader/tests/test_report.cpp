@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -138,8 +139,10 @@ TEST_CASE("Gradescope results.json: one test per step, escaped output, a total a
 }
 
 namespace {
+// A file of its own for each text: CTest runs the test cases of this file in parallel.
 std::string write_points(const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / "workbook-points-test.conf").string();
+  const std::string name = "workbook-points-test-" + std::to_string(std::hash<std::string>{}(text)) + ".conf";
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
   std::ofstream(path) << text;
   return path;
 }
