@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -324,15 +323,11 @@ bool register_calibration(const char* lab, CalibrateFunction function) {
 }
 
 std::map<std::string, std::vector<Session::CalibratedBar>> read_bars_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read the bars profile " + path);
   std::map<std::string, std::vector<Session::CalibratedBar>> bars;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+  for (const auto& [number, line] : config_lines(path, "bars profile")) {
     std::istringstream fields(line);
     std::string step, extra;
-    if (!(fields >> step)) continue;
+    fields >> step;
     std::size_t index = 0;
     Session::CalibratedBar bar;
     if (!(fields >> index >> bar.min_speedup >> bar.min_percent_of_reference) || index == 0 || bar.min_speedup < 0 ||

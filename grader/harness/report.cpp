@@ -241,16 +241,24 @@ double Points::score(const StepVerdict& v) const {
   return v.passed ? worth.points : v.correct ? worth.if_correct : 0.0;
 }
 
-Points read_points(const std::string& path) {
+std::vector<std::pair<int, std::string>> config_lines(const std::string& path, const std::string& what) {
   std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read the points file " + path);
-  Points points;
+  if (!in) throw std::invalid_argument("cannot read the " + what + " " + path);
+  std::vector<std::pair<int, std::string>> lines;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.emplace_back(number, line);
+  }
+  return lines;
+}
+
+Points read_points(const std::string& path) {
+  Points points;
+  for (const auto& [number, line] : config_lines(path, "points file")) {
     std::istringstream fields(line);
     std::string step;
-    if (!(fields >> step)) continue;  // blank or a comment
+    fields >> step;
     Points::Worth worth{0, 0};
     std::string extra;
     const auto bad = [&](const std::string& why) {

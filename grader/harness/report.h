@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace workbook {
@@ -55,6 +56,11 @@ struct StepVerdict {
   std::string reference;
 };
 std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows);
+
+// The lines of an instructor's small config file (points, bars profiles): each with '#' and what
+// follows it removed, blank ones skipped, paired with its line number for messages. Throws
+// std::invalid_argument("cannot read the <what> <path>") when the file cannot be read.
+std::vector<std::pair<int, std::string>> config_lines(const std::string& path, const std::string& what);
 
 // What each step is worth, from an instructor's points file (docs/instructors.md): a line
 // "STEP POINTS [IF_CORRECT]" per step, "*" for every step not named; IF_CORRECT (default 0) is the
