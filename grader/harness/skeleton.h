@@ -665,4 +665,11 @@ void calibrate(const std::string& profile_path) {
   }
 }
 
+// What `./workbook list` and `./workbook calibrate` need of a lab: its grader.cpp registers it
+// once, `const bool kRegistered = workbook::register_lab<MyLab>();`.
+template <typename Lab>
+bool register_lab() {
+  return register_listing(Lab::kName, list_steps<Lab>) && register_calibration(Lab::kName, calibrate<Lab>);
+}
+
 }  // namespace workbook

@@ -516,8 +516,7 @@ const bool kBenchRegistered = workbook::register_bench(
     LatencyLab::kName, bench,
     {"curve", "ilp", "warps_per_sm", "threads_per_sm", "percent_of_peak", "predicted_percent", "working_set_bytes",
      "cycles_per_load"});
-const bool kStepsListed = workbook::register_listing(LatencyLab::kName, workbook::list_steps<LatencyLab>);
-const bool kCalibrationRegistered = workbook::register_calibration(LatencyLab::kName, workbook::calibrate<LatencyLab>);
+const bool kRegistered = workbook::register_lab<LatencyLab>();  // for ./workbook list and calibrate
 
 }  // namespace
 

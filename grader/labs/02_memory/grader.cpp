@@ -182,8 +182,7 @@ const bool kBenchRegistered =
     workbook::register_bench(MemoryLab::kName, bench,
                              {"step", "bytes_per_thread", "threads_per_block", "blocks_per_sm", "occupancy_percent",
                               "time_ms", "gb_per_s", "percent_of_memcpy"});
-const bool kStepsListed = workbook::register_listing(MemoryLab::kName, workbook::list_steps<MemoryLab>);
-const bool kCalibrationRegistered = workbook::register_calibration(MemoryLab::kName, workbook::calibrate<MemoryLab>);
+const bool kRegistered = workbook::register_lab<MemoryLab>();  // for ./workbook list and calibrate
 
 }  // namespace
 

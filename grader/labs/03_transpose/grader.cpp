@@ -242,8 +242,7 @@ const bool kBenchRegistered =
     workbook::register_bench(TransposeLab::kName, bench,
                              {"curve", "rows", "cols", "matrices_per_run", "time_ms_per_matrix", "gb_per_s",
                               "percent_of_memcpy", "memcpy_gb_per_s"});
-const bool kStepsListed = workbook::register_listing(TransposeLab::kName, workbook::list_steps<TransposeLab>);
-const bool kCalibrationRegistered = workbook::register_calibration(TransposeLab::kName, workbook::calibrate<TransposeLab>);
+const bool kRegistered = workbook::register_lab<TransposeLab>();  // for ./workbook list and calibrate
 
 }  // namespace
 

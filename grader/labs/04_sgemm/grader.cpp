@@ -294,8 +294,7 @@ const bool kBenchRegistered =
     workbook::register_bench(SgemmLab::kName, bench,
                              {"curve", "m", "n", "k", "time_ms", "gflop_per_s", "percent_of_cublas", "cublas_gflop_per_s",
                               "occupancy_percent", "registers", "shared_bytes_per_flop"});
-const bool kStepsListed = workbook::register_listing(SgemmLab::kName, workbook::list_steps<SgemmLab>);
-const bool kCalibrationRegistered = workbook::register_calibration(SgemmLab::kName, workbook::calibrate<SgemmLab>);
+const bool kRegistered = workbook::register_lab<SgemmLab>();  // for ./workbook list and calibrate
 
 }  // namespace
 

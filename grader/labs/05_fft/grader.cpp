@@ -22,7 +22,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <numbers>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -316,8 +315,7 @@ const bool kBenchRegistered = workbook::register_bench(
     FftLab::kName, bench,
     {"curve", "batch", "source", "time_ms", "gflop_per_s", "gb_per_s", "percent_of_cufft", "cufft_gb_per_s", "occupancy_percent",
      "registers", "outputs_per_thread", "shared_bytes_per_transform"});
-const bool kStepsListed = workbook::register_listing(FftLab::kName, workbook::list_steps<FftLab>);
-const bool kCalibrationRegistered = workbook::register_calibration(FftLab::kName, workbook::calibrate<FftLab>);
+const bool kRegistered = workbook::register_lab<FftLab>();  // for ./workbook list and calibrate
 
 }  // namespace
 

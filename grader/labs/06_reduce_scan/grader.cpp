@@ -223,8 +223,7 @@ void bench(const std::string& csv_path) {
 const bool kBenchRegistered = workbook::register_bench(
     ReduceScanLab::kName, bench, {"curve", "operation", "n", "time_ms", "gb_per_s", "percent_of_cub", "cub_gb_per_s",
                                    "copy_gb_per_s"});
-const bool kStepsListed = workbook::register_listing(ReduceScanLab::kName, workbook::list_steps<ReduceScanLab>);
-const bool kCalibrationRegistered = workbook::register_calibration(ReduceScanLab::kName, workbook::calibrate<ReduceScanLab>);
+const bool kRegistered = workbook::register_lab<ReduceScanLab>();  // for ./workbook list and calibrate
 
 }  // namespace
 
