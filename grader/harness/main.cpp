@@ -112,8 +112,14 @@ struct Options {
   bool exact_allocations = false, list_steps = false, print_bench_columns = false;
   std::set<Defence> disabled;
   std::uint64_t seed = 0;
+  int as_compute_capability = 0;  // --as-compute-capability; 0: the GPU's own
   std::vector<const char*> doctest_args;
 };
+
+// CTest's "skipped": no GPU to grade on, or (for a run of steps that all need a newer GPU) nothing
+// applicable on this one; the workbook script tells the two apart by the rows.
+constexpr int kExitSkipped = 77;
+constexpr int kExitNotApplicable = kExitSkipped;
 
 bool starts_with(const char* arg, const char* prefix) { return std::strncmp(arg, prefix, std::strlen(prefix)) == 0; }
 
@@ -137,6 +143,10 @@ constexpr const char* kUsage = R"(grader flags:
   --expect-reject        pass only if every test case fails, cleanly (mutants, starters)
   --expect-reason=TEXT   --expect-reject, and every step's failure must name TEXT ("[guard]")
   --without=DEFENCE      switch one integrity defence off (the mutant tests' proofs only)
+  --as-compute-capability=NN
+                         grade as if the GPU were compute capability NN (80: an A100), no higher
+                         than its own: steps that need more are reported not applicable (the test
+                         of that report)
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
   --list-steps           print each step's id, title and bar, tab-separated (no GPU needed)
   --append-failure=FILE --lab=LAB --step=STEP --reason=TEXT
@@ -197,6 +207,18 @@ Options parse(int argc, char** argv) {
         throw std::invalid_argument("--without takes a defence, one of" + known + "; not '" + name + "'");
       }
       o.disabled.insert(*defence);
+    }
+    else if (starts_with(a, "--as-compute-capability=")) {
+      const std::string text = value("--as-compute-capability=");
+      std::size_t used = 0;
+      try {
+        o.as_compute_capability = std::stoi(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != text.size() || o.as_compute_capability < 10)
+        throw std::invalid_argument("--as-compute-capability takes a compute capability as major and minor digits "
+                                    "(80 for 8.0), not '" + text + "'");
     }
     else if (starts_with(a, "--seed=")) {
       const std::string text = value("--seed=");
@@ -275,7 +297,7 @@ int summarize(const Options& o) {
     written = write_file(o.junit_path, [&](std::ostream& out) { write_junit(out, rows); }) && written;
   if (!written) return 1;
   for (const StepVerdict& v : verdicts(rows))
-    if (!v.passed) return 1;
+    if (v.applicable && !v.passed) return 1;
   return 0;
 }
 
@@ -403,10 +425,21 @@ int main(int argc, char** argv) {
 
   if (const std::string reason = why_no_gpu(); !reason.empty()) {
     std::cout << "[workbook] skipped: grading needs a CUDA GPU (" << reason << ")\n";
-    return 77;
+    return kExitSkipped;
   }
   if (options.gpu_check) return 0;
 
+  session().compute_capability = device_facts().compute_capability;
+  if (options.as_compute_capability != 0) {
+    if (options.as_compute_capability > session().compute_capability) {
+      std::cerr << "error: --as-compute-capability=" << options.as_compute_capability << " is above this GPU's own ("
+                << session().compute_capability << "): a step cannot be graded on an architecture the GPU lacks\n";
+      return 2;
+    }
+    session().compute_capability = options.as_compute_capability;
+    std::cout << "[workbook] --as-compute-capability=" << options.as_compute_capability
+              << ": steps that need a newer GPU are reported not applicable\n";
+  }
   session().correctness_only = options.correctness_only;
   session().exact_allocations = options.exact_allocations;
   session().disabled = options.disabled;
@@ -435,6 +468,9 @@ int main(int argc, char** argv) {
 
   const int status = context.run();
   if (context.shouldExit()) return status;
+  // Every step selected needs an architecture this GPU lacks: neither a pass nor a failure. The
+  // exit code is the one that says "skipped" to CTest and "n/a" to the workbook script.
+  const bool none_applicable = OutcomeCounter::cases > 0 && session().not_applicable_steps == OutcomeCounter::cases;
   if (!session().rows.empty()) {
     std::cout << '\n';
     print_table(std::cout, session().rows);
@@ -448,10 +484,16 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (none_applicable) {
+    std::cout << "[workbook] not applicable: every step selected needs a newer GPU than this one\n";
+    return kExitNotApplicable;
+  }
   if (options.expect_reject) {
     // A mutant or an untouched starter: every test case must fail, and fail cleanly (we got here).
-    const bool all_rejected = OutcomeCounter::cases > 0 && OutcomeCounter::failed == OutcomeCounter::cases;
-    std::cout << "[workbook] --expect-reject: " << OutcomeCounter::failed << " of " << OutcomeCounter::cases
+    // A step that is not applicable on this GPU was not graded, so it is not counted.
+    const int graded = OutcomeCounter::cases - session().not_applicable_steps;
+    const bool all_rejected = graded > 0 && OutcomeCounter::failed == graded;
+    std::cout << "[workbook] --expect-reject: " << OutcomeCounter::failed << " of " << graded
               << " test cases failed" << (all_rejected ? " as expected\n" : ": the grader let a wrong implementation through\n");
     if (!all_rejected) return 1;
     if (options.expect_reason.empty()) return 0;

@@ -139,8 +139,12 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
       result.push_back(unjudged);
       judged_rows.push_back(0);
     }
-    if (!row.judged()) continue;
     StepVerdict& verdict = result[at->second];
+    if (row.not_applicable()) {
+      verdict.applicable = false;
+      verdict.summary = row.reason;
+    }
+    if (!row.judged()) continue;
     const bool first = judged_rows[at->second]++ == 0;
     // The first failure explains the verdict; a pass is reported only while nothing failed.
     if (first) {
@@ -205,14 +209,17 @@ void print_table(std::ostream& out, const std::vector<StepRow>& rows, Table tabl
   for (const auto& [lab, reference] : references)
     out << "% ref (" << lab << "): of " << reference << " on the same inputs, timed in the same run\n";
 
-  std::size_t passed = 0;
+  std::size_t passed = 0, not_applicable = 0;
   const std::vector<StepVerdict> all = verdicts(rows);
   out << '\n';
   for (const StepVerdict& v : all) {
     passed += v.passed;
-    out << (v.passed ? "PASS  " : "FAIL  ") << v.step << ": " << v.summary << '\n';
+    not_applicable += !v.applicable;
+    out << (!v.applicable ? "n/a   " : v.passed ? "PASS  " : "FAIL  ") << v.step << ": " << v.summary << '\n';
   }
-  out << '\n' << passed << " of " << all.size() << " steps pass\n";
+  out << '\n' << passed << " of " << all.size() - not_applicable << " steps pass";
+  if (not_applicable > 0) out << " (" << not_applicable << " more not applicable on this GPU)";
+  out << '\n';
 }
 
 std::string json_escape(const std::string& text) {
@@ -236,7 +243,10 @@ Points::Worth Points::of(const std::string& step_name) const {
   return found == by_step.end() ? fallback : found->second;
 }
 
+double Points::max_score(const StepVerdict& v) const { return v.applicable ? of(v.step).points : 0.0; }
+
 double Points::score(const StepVerdict& v) const {
+  if (!v.applicable) return 0;
   const Worth worth = of(v.step);
   return v.passed ? worth.points : v.correct ? worth.if_correct : 0.0;
 }
@@ -291,15 +301,19 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
     const double earned = points.score(v);
     std::string output = v.summary;
     if (!v.passed && v.correct && earned > 0) output = "correct, below the bar (partial credit): " + output;
+    // A step not applicable on this GPU is worth nothing here, and has no status: Gradescope shows
+    // neither a pass nor a failure.
     out << "    {\"name\": \"" << json_escape(v.lab + " " + v.step) << "\", \"score\": " << fixed(earned, 2)
-        << ", \"max_score\": " << fixed(points.of(v.step).points, 2) << ", \"status\": \""
-        << (v.passed ? "passed" : "failed") << "\", \"visibility\": \"visible\", \"output\": \"" << json_escape(output)
-        << "\"}" << (i + 1 < all.size() ? ",\n" : "\n");
+        << ", \"max_score\": " << fixed(points.max_score(v), 2);
+    if (v.applicable) out << ", \"status\": \"" << (v.passed ? "passed" : "failed") << '"';
+    out << ", \"visibility\": \"visible\", \"output\": \"" << json_escape(output) << "\"}"
+        << (i + 1 < all.size() ? ",\n" : "\n");
   }
   out << "  ],\n  \"leaderboard\": [";
-  // Each lab's last step, as graded: its % of the lab's reference (cuBLAS, cuFFT, CUB, cudaMemcpy).
+  // Each lab's last step graded on this GPU: its % of the lab's reference (cuBLAS, cuFFT, CUB, cudaMemcpy).
   std::map<std::string, const StepVerdict*> last_of_lab;
-  for (const StepVerdict& v : all) last_of_lab[v.lab] = &v;
+  for (const StepVerdict& v : all)
+    if (v.applicable) last_of_lab[v.lab] = &v;
   bool comma = false;
   for (const auto& [lab, v] : last_of_lab) {
     const double value = std::isnan(v->percent_of_reference) ? 0.0 : v->percent_of_reference;
@@ -314,12 +328,18 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
 void write_junit(std::ostream& out, const std::vector<StepRow>& rows) {
   const std::vector<StepVerdict> all = verdicts(rows);
   std::size_t failures = 0;
-  for (const StepVerdict& v : all) failures += !v.passed;
+  std::size_t skipped = 0;
+  for (const StepVerdict& v : all) {
+    failures += v.applicable && !v.passed;
+    skipped += !v.applicable;
+  }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"workbook\" tests=\""
-      << all.size() << "\" failures=\"" << failures << "\">\n";
+      << all.size() << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
   for (const StepVerdict& v : all) {
     out << "    <testcase classname=\"" << xml_escape(v.lab) << "\" name=\"" << xml_escape(v.step) << "\"";
-    if (v.passed) {
+    if (!v.applicable) {
+      out << ">\n      <skipped message=\"" << xml_escape(v.summary) << "\"/>\n    </testcase>\n";
+    } else if (v.passed) {
       out << "/>\n";
     } else {
       out << ">\n      <failure message=\"" << xml_escape(v.summary) << "\"/>\n    </testcase>\n";
@@ -356,9 +376,10 @@ void append_class_csv(const std::string& path, const std::string& student, const
     const auto found = first_judged.find({v.lab, v.step});
     const StepRow none;
     const StepRow& row = found == first_judged.end() ? none : *found->second;
-    const std::string verdict = v.passed ? "PASS" : v.correct ? "FAIL (correct, below the bar)" : "FAIL";
+    const std::string verdict =
+        !v.applicable ? "n/a" : v.passed ? "PASS" : v.correct ? "FAIL (correct, below the bar)" : "FAIL";
     out << csv_field(student) << ',' << csv_field(v.lab) << ',' << csv_field(v.step) << ',' << csv_field(verdict) << ','
-        << fixed(points.score(v), 2) << ',' << fixed(points.of(v.step).points, 2) << ',' << csv_field(row.measured_at) << ','
+        << fixed(points.score(v), 2) << ',' << fixed(points.max_score(v), 2) << ',' << csv_field(row.measured_at) << ','
         << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(row.rate_unit) << ','
         << number(row.percent_of_peak) << ',' << csv_field(row.reference) << ',' << number(row.speedup) << ','
         << csv_field(v.summary) << '\n';

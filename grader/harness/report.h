@@ -22,7 +22,9 @@ struct StepRow {
   std::string lab;          // "02_memory"
   std::string step;         // "02.1 several floats per thread"
   std::string measured_at;  // the condition of this row, e.g. "occupancy 6.25%"
-  std::string result;       // "PASS" or "FAIL" on a row the bar judges, "info" on the others
+  // "PASS" or "FAIL" on a row the bar judges, "info" on the others, "n/a" for a step that needs a
+  // newer GPU than this one (Step::min_compute_capability): neither passed nor failed.
+  std::string result;
   double time_ms = kNotMeasured;
   double rate = kNotMeasured;            // in rate_unit
   std::string rate_unit = "GB/s";
@@ -37,6 +39,7 @@ struct StepRow {
   std::string reason;     // why the step failed, or a note
 
   bool judged() const { return result == "PASS" || result == "FAIL"; }
+  bool not_applicable() const { return result == "n/a"; }
 };
 
 std::string to_line(const StepRow& row);  // one line, tab-separated, no newline
@@ -44,11 +47,13 @@ StepRow from_line(const std::string& line);  // throws std::invalid_argument on 
 std::vector<StepRow> read_rows(const std::string& path);  // missing file: no rows
 void append_rows(const std::string& path, const std::vector<StepRow>& rows);
 
-// A step passes when it has judged rows and all of them pass.
+// A step passes when it has judged rows and all of them pass. A step with an "n/a" row is not
+// applicable on this GPU: it neither passes nor fails, and is worth no points.
 struct StepVerdict {
   std::string lab;
   std::string step;
   bool passed = false;
+  bool applicable = true;
   std::string summary;  // the bar and what was measured, or the first failure's reason
   // Correct on every shape checked, and honest (no defence tripped): only the bar was missed.
   bool correct = false;
@@ -74,6 +79,7 @@ struct Points {
   std::map<std::string, Worth> by_step;  // by step id, "04.10"
   Worth of(const std::string& step_name) const;  // "04.10 packed cp.async pipeline" -> its worth
   double score(const StepVerdict& v) const;
+  double max_score(const StepVerdict& v) const;  // 0 for a step not applicable on this GPU
 };
 Points read_points(const std::string& path);  // throws std::invalid_argument on a malformed file
 

@@ -37,6 +37,11 @@ struct Session {
     double min_percent_of_reference = 0;
   };
   std::map<std::string, std::vector<CalibratedBar>> calibrated_bars;
+  // The compute capability steps are graded for (90 for Hopper): the GPU's own, or lower with
+  // --as-compute-capability=NN, which shows what an older GPU reports without one. A step that needs
+  // more (Step::min_compute_capability) is reported not applicable, neither passed nor failed.
+  int compute_capability = 0;
+  int not_applicable_steps = 0;  // test cases of this process that were not applicable
 
   // A fresh seed for every input drawn, all derived from `seed`: one process runs one test case,
   // so the same --seed and test case draw the same inputs again.

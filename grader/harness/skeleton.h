@@ -100,6 +100,10 @@ struct Step {
   // it, and this text is its bar ("within 5% of the grader's chain"). Such a step may have no
   // launcher: a calculator in plain C++ is called by its case's check.
   const char* measurement = nullptr;
+  // The oldest GPU the step can run on, as major and minor digits (90: Hopper, for its copy engine);
+  // 0: any the workbook supports (8.0 and newer). On an older GPU the step is reported not applicable,
+  // never failed: the GPU lacks the instructions, not the student the skill.
+  int min_compute_capability = 0;
 
   std::string name() const { return std::string(id) + " " + title; }
 };
@@ -433,6 +437,17 @@ StepRow row_of(const typename Lab::Step& step, const typename Lab::Condition& co
   return row;
 }
 
+// "" when `step` can run on the GPU being graded (Session::compute_capability), else why not.
+template <typename Step>
+std::string not_applicable_reason(const Step& step) {
+  const int have = session().compute_capability;
+  if (step.min_compute_capability <= have) return "";
+  std::ostringstream why;
+  why << "needs compute capability " << step.min_compute_capability / 10 << '.' << step.min_compute_capability % 10
+      << " or newer; this GPU is graded as " << have / 10 << '.' << have % 10 << ": not applicable here, neither passed nor failed";
+  return why.str();
+}
+
 // Grades the step `id` of `Lab`: one doctest test case per step, one process per test case.
 template <typename Lab>
 void grade_step(const char* id) {
@@ -447,6 +462,16 @@ void grade_step(const char* id) {
   failed.measured_at = "correctness";
   failed.result = "FAIL";
   failed.bar = describe_bar<Lab>(step);
+  if (std::string why = not_applicable_reason(step); !why.empty()) {
+    StepRow skipped = failed;
+    skipped.measured_at = "architecture";
+    skipped.result = "n/a";
+    skipped.reason = why;
+    record(skipped);
+    ++session().not_applicable_steps;
+    MESSAGE(step.id, " ", why);
+    return;
+  }
   REQUIRE_MESSAGE((step.launcher != nullptr || step.measurement != nullptr), step.id,
                   " has no launcher: only a measurement step may be graded by its cases alone");
   std::vector<std::pair<std::string, Reported>> reports;
@@ -525,9 +550,14 @@ template <typename Lab>
 void check_bars_discriminate() {
   const auto& steps = Lab::steps();
   REQUIRE_FALSE(steps.empty());
-  const auto is_rung = [](const typename Lab::Step& s) { return s.measurement == nullptr; };
+  // A step this GPU cannot run is no rung here: it is neither checked nor measured.
+  const auto is_rung = [](const typename Lab::Step& s) { return s.measurement == nullptr && not_applicable_reason(s).empty(); };
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const typename Lab::Step& step = steps[k];
+    if (std::string why = not_applicable_reason(step); !why.empty()) {
+      MESSAGE(step.id, " ", why);
+      continue;
+    }
     if (!is_rung(step)) {
       MESSAGE(step.id, " is a measurement, not a rung: its cases are its bar");
       continue;
@@ -585,7 +615,7 @@ void calibrate(const std::string& profile_path) {
   if (!out) throw std::runtime_error("cannot write " + profile_path);
   out << "# " << Lab::kName << '\n';
   const auto& steps = Lab::steps();
-  const auto is_rung = [](const typename Lab::Step& s) { return s.measurement == nullptr; };
+  const auto is_rung = [](const typename Lab::Step& s) { return s.measurement == nullptr && not_applicable_reason(s).empty(); };
   const auto fixed2 = [](double value) {
     std::ostringstream text;
     text << std::fixed << std::setprecision(2) << value;
@@ -593,6 +623,11 @@ void calibrate(const std::string& profile_path) {
   };
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const typename Lab::Step& step = steps[k];
+    if (std::string why = not_applicable_reason(step); !why.empty()) {  // its built-in bars stay
+      out << "# " << step.id << ": " << why << '\n';
+      std::cout << "[workbook] " << step.name() << ": " << why << '\n';
+      continue;
+    }
     if (!is_rung(step)) continue;
     bool first_rung = std::none_of(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(k), is_rung);
     if constexpr (requires { Lab::starts_ladder(step); }) first_rung = first_rung || Lab::starts_ladder(step);

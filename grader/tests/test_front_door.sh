@@ -77,6 +77,7 @@ expect 0 "04.10  packed cp.async pipeline" "$root/workbook" list
 # The grader binary's own flags.
 expect 2 "--seed=N" "$grader" --seed 5
 expect 2 "unknown flag '--bogus'" "$grader" --bogus
+expect 2 "--as-compute-capability takes a compute capability" "$grader" --as-compute-capability=9.0 "--test-case=02.1*"
 echo "02.1 1 fast 95" >"$scratch/bad.bars"
 expect 2 "cannot read the bars profile" "$grader" --bars=/nonexistent/gpu.bars "--test-case=02.1*"
 expect 2 "bad.bars:1: a line is STEP INDEX MIN_SPEEDUP" "$grader" "--bars=$scratch/bad.bars" "--test-case=02.1*"

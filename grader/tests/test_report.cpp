@@ -219,3 +219,57 @@ TEST_CASE("a benchmark CSV's header is its columns, and a row of another length 
   std::filesystem::remove(path);
   CHECK_THROWS_AS(workbook::CsvTable("/nonexistent-folder/x.csv", {"a"}), std::runtime_error);
 }
+
+namespace {
+// The row grade_step() records for a step that needs a newer GPU (Step::min_compute_capability).
+StepRow not_applicable(const std::string& step) {
+  StepRow row;
+  row.lab = "02_memory";
+  row.step = step;
+  row.measured_at = "architecture";
+  row.result = "n/a";
+  row.reason = "needs compute capability 9.0 or newer; this GPU is graded as 8.0: not applicable here";
+  return row;
+}
+}  // namespace
+
+TEST_CASE("a step not applicable on this GPU is neither passed nor failed, anywhere it is reported") {
+  const std::vector<StepRow> rows = {judged("02.5", "PASS"), not_applicable("02.6")};
+  const std::vector<StepVerdict> all = verdicts(rows);
+  REQUIRE(all.size() == 2);
+  CHECK_FALSE(all[1].applicable);
+  CHECK_FALSE(all[1].passed);
+  CHECK(all[1].summary.find("needs compute capability 9.0") != std::string::npos);
+
+  std::ostringstream table;
+  print_table(table, rows);
+  CHECK(table.str().find("n/a   02.6: needs compute capability 9.0") != std::string::npos);
+  CHECK(table.str().find("1 of 1 steps pass (1 more not applicable on this GPU)") != std::string::npos);
+
+  // Gradescope: worth nothing, no status; the leaderboard shows the last step that was graded.
+  const Points points = read_points(write_points("* 3 1\n"));
+  CHECK(points.score(all[1]) == 0);
+  CHECK(points.max_score(all[1]) == 0);
+  std::ostringstream json;
+  write_gradescope_json(json, rows, points);
+  CHECK(json.str().find("\"score\": 3.00,") != std::string::npos);
+  CHECK(json.str().find("\"name\": \"02_memory 02.6\", \"score\": 0.00, \"max_score\": 0.00, \"visibility\"") !=
+        std::string::npos);
+  CHECK(json.str().find("02_memory 02.5, % of cudaMemcpy") != std::string::npos);
+
+  std::ostringstream xml;
+  write_junit(xml, rows);
+  CHECK(xml.str().find("tests=\"2\" failures=\"0\" skipped=\"1\"") != std::string::npos);
+  CHECK(xml.str().find("<skipped message=\"needs compute capability 9.0") != std::string::npos);
+
+  const std::string path = (std::filesystem::temp_directory_path() / "workbook-class-n-a-test.csv").string();
+  std::filesystem::remove(path);
+  append_class_csv(path, "ada", rows, points);
+  std::ifstream in(path);
+  std::string header, passed, skipped;
+  std::getline(in, header);
+  std::getline(in, passed);
+  std::getline(in, skipped);
+  CHECK(skipped.rfind("ada,02_memory,02.6,n/a,0.00,0.00,", 0) == 0);
+  CHECK(skipped.find("needs compute capability 9.0") != std::string::npos);
+}
