@@ -21,11 +21,13 @@ enum class Defence {
   kGuard,             // nothing written just before or just after an output
   kInputChanged,      // inputs come back unchanged
   kBlockOrder,        // blocks that wait for other blocks do not count on blocks starting in blockIdx order
+  kStageReuse,        // shared memory that a copy-engine store reads is not loaded into before the store has read it
 };
 
-inline constexpr std::array<Defence, 8> kAllDefences = {
+inline constexpr std::array<Defence, 9> kAllDefences = {
     Defence::kOutsideTimer, Defence::kUnrecordedLaunch, Defence::kRememberedWork, Defence::kCeiling,
-    Defence::kPrecision,    Defence::kGuard,            Defence::kInputChanged,   Defence::kBlockOrder};
+    Defence::kPrecision,    Defence::kGuard,            Defence::kInputChanged,   Defence::kBlockOrder,
+    Defence::kStageReuse};
 
 constexpr std::string_view name_of(Defence defence) {
   switch (defence) {
@@ -37,6 +39,7 @@ constexpr std::string_view name_of(Defence defence) {
     case Defence::kGuard: return "guard";
     case Defence::kInputChanged: return "input-changed";
     case Defence::kBlockOrder: return "block-order";
+    case Defence::kStageReuse: return "stage-reuse";
   }
   return "?";
 }

@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include <array>
+#include <initializer_list>
+#include <iomanip>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #ifndef WORKBOOK_CUOBJDUMP
 #define WORKBOOK_CUOBJDUMP "cuobjdump"  // the build names the toolkit's own; else the PATH's
@@ -41,6 +44,94 @@ bool watches_other_blocks(std::string_view sass) {
   // "LDG.E" (may be served from this SM's L1), "REDG.E.ADD..." or "MEMBAR.SC.CTA".
   static const std::regex watch(R"(\b(LDG?\.[\w.]*STRONG\.(GPU|SYS)|ATOMG?\.[\w.]+|MEMBAR\.[\w.]*(GPU|SYS))\b)");
   return std::regex_search(sass.begin(), sass.end(), watch);
+}
+
+namespace {
+// One instruction of a SASS listing: "/*0960*/  @!P0 BRA 0xbe0 ;" -> address 0x960, "@!P0 BRA 0xbe0".
+struct Instruction {
+  long address = 0;
+  std::string predicate;  // "@!P0", or "" when it always runs
+  std::string opcode;     // "BRA", "UBLKCP.G.S"
+  std::string operands;
+};
+
+std::vector<Instruction> instructions_of(std::string_view sass) {
+  static const std::regex line(R"(^\s*/\*([0-9a-fA-F]+)\*/\s+(@!?U?P\w+\s+)?([A-Z][\w.]*)\s*([^;]*);)");
+  std::vector<Instruction> all;
+  std::istringstream lines{std::string(sass)};
+  std::string text;
+  while (std::getline(lines, text)) {
+    std::smatch m;
+    if (!std::regex_search(text, m, line)) continue;
+    Instruction i;
+    i.address = std::stol(m[1], nullptr, 16);
+    i.predicate = m[2].str();
+    while (!i.predicate.empty() && i.predicate.back() == ' ') i.predicate.pop_back();
+    i.opcode = m[3];
+    i.operands = m[4];
+    all.push_back(i);
+  }
+  return all;
+}
+
+bool starts_with_any(const std::string& opcode, std::initializer_list<const char*> prefixes) {
+  for (const char* prefix : prefixes)
+    if (opcode.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+std::string hex(long address) {
+  std::ostringstream text;
+  text << "0x" << std::hex << std::setw(4) << std::setfill('0') << address;
+  return text.str();
+}
+}  // namespace
+
+std::string store_to_load_without_wait(std::string_view sass) {
+  const std::vector<Instruction> code = instructions_of(sass);
+  const auto is_store = [](const Instruction& i) { return starts_with_any(i.opcode, {"UBLKCP.G.S", "UTMASTG", "UBLKRED"}); };
+  const auto is_load = [](const Instruction& i) { return starts_with_any(i.opcode, {"UBLKCP.S.G", "UTMALDG"}); };
+  const auto is_wait = [](const Instruction& i) { return starts_with_any(i.opcode, {"DEPBAR"}); };
+  std::map<long, std::size_t> index_of;
+  for (std::size_t k = 0; k < code.size(); ++k) index_of[code[k].address] = k;
+  // Where control can go after instruction k: the next one, unless it always branches or exits;
+  // a branch's target; anywhere, after an indirect branch.
+  const auto successors = [&](std::size_t k) {
+    const Instruction& i = code[k];
+    const bool always = i.predicate.empty() || i.predicate == "@PT";
+    std::vector<std::size_t> next;
+    if (starts_with_any(i.opcode, {"BRX", "JMX"})) {
+      for (std::size_t all = 0; all < code.size(); ++all) next.push_back(all);
+      return next;
+    }
+    const bool branch = starts_with_any(i.opcode, {"BRA", "JMP"});
+    const bool ends = starts_with_any(i.opcode, {"EXIT", "RET", "KILL"});
+    if (branch) {
+      static const std::regex target(R"(0x([0-9a-fA-F]+)\s*$)");
+      std::smatch m;
+      if (std::regex_search(i.operands, m, target))
+        if (const auto found = index_of.find(std::stol(m[1], nullptr, 16)); found != index_of.end()) next.push_back(found->second);
+    }
+    if (!((branch || ends) && always) && k + 1 < code.size()) next.push_back(k + 1);
+    return next;
+  };
+  for (std::size_t start = 0; start < code.size(); ++start) {
+    if (!is_store(code[start])) continue;
+    std::vector<bool> seen(code.size(), false);
+    std::vector<std::size_t> frontier = successors(start);
+    while (!frontier.empty()) {
+      const std::size_t k = frontier.back();
+      frontier.pop_back();
+      if (seen[k]) continue;
+      seen[k] = true;
+      if (is_wait(code[k])) continue;
+      if (is_load(code[k]))
+        return "the bulk store at " + hex(code[start].address) + " (" + code[start].opcode + ") reaches the bulk load at " +
+               hex(code[k].address) + " (" + code[k].opcode + ") with no wait for the stores between them";
+      for (std::size_t next : successors(k)) frontier.push_back(next);
+    }
+  }
+  return "";
 }
 
 const std::map<std::string, std::string>& this_programs_sass() {

@@ -25,6 +25,13 @@ bool reads_block_index(std::string_view sass);
 // or a GPU- or system-wide fence (MEMBAR). A kernel with none of these cannot wait for another block.
 bool watches_other_blocks(std::string_view sass);
 
+// Where a kernel's SASS can reuse shared memory that a copy-engine store may still be reading: ""
+// when no path through its control flow leads from a bulk store out of shared memory (UBLKCP.G.S,
+// UTMASTG, UBLKRED) to a bulk load into it (UBLKCP.S.G, UTMALDG) without a wait on the stores
+// (DEPBAR, which cp.async.bulk.wait_group[.read] becomes); else "the store at 0x0960 reaches the load
+// at 0x0b10 ...". Every branch is taken both ways, so a path counts whether or not it can run.
+std::string store_to_load_without_wait(std::string_view sass);
+
 // The SASS of every kernel in this program, read once (cuobjdump on /proc/self/exe). Throws
 // std::runtime_error, saying why, when cuobjdump cannot be run or finds nothing.
 const std::map<std::string, std::string>& this_programs_sass();

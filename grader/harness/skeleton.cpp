@@ -1,6 +1,7 @@
 #include "skeleton.h"
 
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "machine_code.h"
@@ -56,6 +57,32 @@ std::string block_order_violation(const std::vector<LaunchRecord>& launches) {
            "start in blockIdx order: a block may wait for one that cannot start until it finishes. Take each block's "
            "tile from an atomic counter, in the order blocks start";
     return tagged(Defence::kBlockOrder, why.str());
+  }
+  return "";
+}
+
+std::string stage_reuse_violation(const std::vector<LaunchRecord>& launches) {
+  if (device_facts().compute_capability < 90) return "";  // no copy engine: no bulk copy can run here
+  static std::map<std::string, std::string> path_of_kernel;  // read once per kernel: correctness runs many cases
+  for (const LaunchRecord& launch : launches) {
+    const std::string name = resources_of(launch).name;
+    if (!path_of_kernel.contains(name)) {
+      std::string machine_code;
+      try {
+        machine_code = sass_of(name);
+      } catch (const std::runtime_error& e) {
+        return tagged(Defence::kStageReuse, std::string("cannot read the machine code of ") + demangled(name) +
+                                                " to check its copy-engine stores: " + e.what());
+      }
+      path_of_kernel[name] = store_to_load_without_wait(machine_code);
+    }
+    const std::string& path = path_of_kernel[name];
+    if (path.empty()) continue;
+    return tagged(Defence::kStageReuse,
+                  demangled(name) + " may load into shared memory that a copy-engine store is still reading: " + path +
+                      ". Before a stage is loaded again, wait until the store that reads it has read it "
+                      "(cp.async.bulk.wait_group.read: wait_until_read() in copy_engine.cuh). This GPU's copy engine "
+                      "happens to work in order, so no run here shows the race; the programming model does not promise it");
   }
   return "";
 }

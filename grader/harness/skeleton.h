@@ -225,6 +225,10 @@ std::string work_outside_timer(const Timing& candidate, const Timing& baseline);
 // than the GPU holds at once that reads blockIdx and can watch other blocks' writes (machine_code.h):
 // one of its blocks may wait for a block that cannot start.
 std::string block_order_violation(const std::vector<LaunchRecord>& launches);
+// [stage-reuse]: on a GPU with a copy engine (compute capability 9.0), a kernel whose machine code can
+// load into shared memory after a bulk store from it without waiting for the store to read it
+// (machine_code.h): the next chunk may overwrite bytes the store has not yet sent.
+std::string stage_reuse_violation(const std::vector<LaunchRecord>& launches);
 // [remembered-work] / [input-changed]: the first timed call whose device check found something.
 // `every_call`: each call had fresh inputs and was checked; otherwise only the last one was.
 std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
@@ -376,6 +380,8 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
   if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
     if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
+  if (defence_enabled(Defence::kStageReuse))
+    if (std::string why = stage_reuse_violation(recorded_launches()); !why.empty()) return where + why;
   if (reports != nullptr && c->report) reports->emplace_back(c->where, c->report());
   return "";
 }
@@ -539,7 +545,13 @@ void grade_step(const char* id) {
 // What `./workbook list` prints for a lab: "id<TAB>title<TAB>bar" per step (no GPU needed).
 template <typename Lab>
 void list_steps() {
-  for (const auto& step : Lab::steps()) std::cout << step.id << '\t' << step.title << '\t' << describe_bar<Lab>(step) << '\n';
+  for (const auto& step : Lab::steps()) {
+    std::cout << step.id << '\t' << step.title << '\t' << describe_bar<Lab>(step);
+    if (step.min_compute_capability > 0)
+      std::cout << " [compute capability " << step.min_compute_capability / 10 << '.' << step.min_compute_capability % 10
+                << " and newer]";
+    std::cout << '\n';
+  }
 }
 
 // Run on the reference solution only: each bar must reject the previous step's solution, or the

@@ -10,6 +10,7 @@
 //   TODO(02.3)  float4 loads
 //   TODO(02.4)  many float4 per thread, in flight all the time, at 6.25% occupancy
 //   TODO(02.5)  a copy that matches cudaMemcpy when warps are plentiful
+//   TODO(02.6)  Hopper: one thread per SM drives the bulk-copy engine, at 1.56% occupancy
 // Grade it with `./workbook grade 02_memory`.
 
 #include <algorithm>
@@ -17,7 +18,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "given.cuh"  // given: validate()
+#include "copy_engine.cuh"  // given: the bulk-copy engine's instructions, for 02.6
+#include "given.cuh"        // given: validate(), require_copy_engine()
 #include "memory.h"
 #include "workbook/launch.cuh"
 
@@ -56,6 +58,16 @@ struct Policy {
 //
 // TODO(02.5): your design. The grader measures it at 256 threads per block and full occupancy,
 // against cudaMemcpy on the same buffers. Measure before you add anything clever.
+//
+// TODO(02.6) (compute capability 9.0; on an older GPU the grader reports it not applicable): the
+// grader gives you one warp per SM. Let thread 0 of each block move whole stages of, say, 32 KiB
+// through a ring of 4 stages in dynamic shared memory, with the functions of copy_engine.cuh: per
+// chunk, arm the stage's barrier (expect_bytes) and start its load; when the barrier's phase
+// completes, start the stage's store and commit it; before loading that stage again, wait until
+// the store has read it (wait_until_read). Keep a barrier per stage after the stages in the same
+// dynamic shared memory, and launch with max(problem.occupancy_padding_bytes, what the ring needs).
+// The floats past the last whole stage: ordinary loads, by every thread. Before the kernel ends,
+// wait_until_written(): the ring must outlive the stores that read it.
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step +
@@ -91,6 +103,12 @@ void copy_many_float4(const CopyProblem& problem, cudaStream_t) {
 void copy_at_memcpy_speed(const CopyProblem& problem, cudaStream_t) {
   validate(problem, "copy_at_memcpy_speed", alignof(float4));
   not_implemented("TODO(02.5)", "copy_at_memcpy_speed");
+}
+
+void copy_with_copy_engine(const CopyProblem& problem, cudaStream_t) {
+  validate(problem, "copy_with_copy_engine", copy_engine::kAlignment);
+  require_copy_engine("copy_with_copy_engine");
+  not_implemented("TODO(02.6)", "copy_with_copy_engine");
 }
 
 }  // namespace memory_lab

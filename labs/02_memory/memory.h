@@ -30,5 +30,7 @@ void copy_float2(const CopyProblem& problem, cudaStream_t stream);           // 
 void copy_float4(const CopyProblem& problem, cudaStream_t stream);           // TODO(02.3)
 void copy_many_float4(const CopyProblem& problem, cudaStream_t stream);      // TODO(02.4)
 void copy_at_memcpy_speed(const CopyProblem& problem, cudaStream_t stream);  // TODO(02.5)
+// Compute capability 9.0 (Hopper) and later: one thread per block drives the bulk-copy engine.
+void copy_with_copy_engine(const CopyProblem& problem, cudaStream_t stream);  // TODO(02.6)
 
 }  // namespace memory_lab

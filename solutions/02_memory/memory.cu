@@ -9,15 +9,18 @@
 //   02.3  float4: 16-byte loads, the widest a thread can issue
 //   02.4  many float4 per thread, in flight all the time: 6.25% occupancy is enough
 //   02.5  the other way round: enough warps, one float4 each, and the copy runs at memcpy speed
+//   02.6  Hopper: one thread per SM drives the bulk-copy engine, which keeps 96 KiB in flight
 // Steps 02.1, 02.2, 02.3 and 02.5 are one template, copy_vectors_kernel<Vector, kVectorsPerThread>:
 // the lesson is in its two parameters. Step 02.4 needs a loop of its own (see its comment).
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
-#include "given.cuh"  // given: validate()
+#include "copy_engine.cuh"  // given: the bulk-copy engine's instructions, for 02.6
+#include "given.cuh"        // given: validate(), require_copy_engine()
 #include "memory.h"
 #include "workbook/launch.cuh"
 
@@ -31,6 +34,11 @@ struct Policy {
   static constexpr int kFloat4PerThread = 4;       // 02.3: 64 bytes
   static constexpr int kManyFloat4PerThread = 16;  // 02.4: 256 bytes, twice over while prefetching
   static constexpr int kFinalFloat4PerThread = 1;  // 02.5: 16 bytes, and many more warps
+  // 02.6: a ring of stages in shared memory; up to kStages - 1 loads of kStageBytes in flight per
+  // SM while the engine stores the stage before, several times the ~18 KiB Little's law asks for.
+  static constexpr int kStages = 4;
+  static constexpr unsigned kStageBytes = 32 * 1024;
+  static constexpr std::size_t kRingBytes = kStages * (kStageBytes + sizeof(std::uint64_t));  // and a barrier each
 
   // 02.4 holds two batches (the one being stored, the one being loaded) in registers: 2 x 16
   // float4 are 128 registers, which leaves room for the addresses under the 255 limit.
@@ -164,6 +172,61 @@ void copy_many_float4(const CopyProblem& p, cudaStream_t stream) {
                    p.out, p.n);
 }
 
+namespace {
+
+// 02.6: one thread per block (thread 0) moves whole stages of kStageBytes through a ring in shared
+// memory: the copy engine loads chunk j into stage j % kStages, and the thread, once the stage's
+// barrier says the bytes have landed, asks the engine to store it to `out`. Two waits keep it
+// correct: a store must not start before its stage has landed (wait_for_phase), and a stage must not
+// be loaded again before the store of its previous chunk has read it (wait_until_read). To keep the
+// engine busy, the stage refilled is the one stored an iteration earlier, whose store has had time
+// to be read: wait_until_read<1> lets the newest store keep reading. The bytes past the last whole
+// stage, fewer than kStageBytes, are copied by every thread of the grid with ordinary loads.
+__global__ void copy_engine_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  using namespace copy_engine;
+  constexpr int kStages = Policy::kStages;
+  constexpr unsigned kStageBytes = Policy::kStageBytes;
+  // All of it dynamic shared memory (at least Policy::kRingBytes; more when the grader's padding is
+  // larger): the stages, then one barrier per stage.
+  extern __shared__ __align__(128) unsigned char ring[];
+  auto* const landed = reinterpret_cast<std::uint64_t*>(ring + kStages * kStageBytes);
+
+  const std::size_t chunks = n * sizeof(float) / kStageBytes;
+  const std::size_t bulk_floats = chunks * (kStageBytes / sizeof(float));
+  for (std::size_t i = bulk_floats + std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    out[i] = in[i];
+  if (threadIdx.x != 0 || blockIdx.x >= chunks) return;
+
+  // This block's chunks are blockIdx.x, blockIdx.x + gridDim.x, ...: its j-th starts at byte offset_of(j).
+  const std::size_t mine = (chunks - blockIdx.x + gridDim.x - 1) / gridDim.x;
+  const auto offset_of = [&](std::size_t j) { return (blockIdx.x + j * gridDim.x) * std::size_t{kStageBytes}; };
+  const auto* const in_bytes = reinterpret_cast<const unsigned char*>(in);
+  auto* const out_bytes = reinterpret_cast<unsigned char*>(out);
+  const auto load = [&](std::size_t j) {
+    const unsigned stage = j % kStages;
+    expect_bytes(&landed[stage], kStageBytes);
+    load_to_shared(ring + stage * kStageBytes, in_bytes + offset_of(j), kStageBytes, &landed[stage]);
+  };
+
+  for (int stage = 0; stage < kStages; ++stage) init_barrier(&landed[stage]);
+  make_barrier_inits_visible();
+  for (std::size_t j = 0; j < mine && j < kStages; ++j) load(j);
+  for (std::size_t j = 0; j < mine; ++j) {
+    const unsigned stage = j % kStages;
+    wait_for_phase(&landed[stage], (j / kStages) % 2);
+    store_from_shared(out_bytes + offset_of(j), ring + stage * kStageBytes, kStageBytes);
+    commit_stores();
+    if (j >= 1 && j - 1 + kStages < mine) {  // refill the stage of chunk j - 1 with chunk j - 1 + kStages
+      wait_until_read<1>();
+      load(j - 1 + kStages);
+    }
+  }
+  wait_until_written();  // the ring must outlive the stores that read it
+}
+
+}  // namespace
+
 // 02.5: with warps to spare, nothing beats the simplest wide copy. The measurements in NOTES.md:
 // a persistent loop and the streaming cache hints (__ldcs/__stcs) each cost 3-5% here, and 02.4's
 // two batches of registers limit it to 8-12 warps per SM. One float4 per thread and a grid that
@@ -171,6 +234,29 @@ void copy_many_float4(const CopyProblem& p, cudaStream_t stream) {
 void copy_at_memcpy_speed(const CopyProblem& problem, cudaStream_t stream) {
   validate(problem, "copy_at_memcpy_speed", alignof(float4));
   launch_copy_vectors<float4, Policy::kFinalFloat4PerThread>(problem, stream);
+}
+
+void copy_with_copy_engine(const CopyProblem& p, cudaStream_t stream) {
+  validate(p, "copy_with_copy_engine", copy_engine::kAlignment);
+  if (p.n == 0) return;
+  require_copy_engine("copy_with_copy_engine");
+  constexpr auto kernel = copy_engine_kernel;
+  // The ring lives in the dynamic shared memory; where the grader's padding is larger, the padding
+  // (which keeps other blocks off the SM) holds it.
+  const std::size_t shared_bytes = std::max(p.occupancy_padding_bytes, Policy::kRingBytes);
+  workbook::allow_dynamic_shared_memory(kernel, shared_bytes);
+  int blocks_per_sm = 0, device = 0, sms = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, p.threads_per_block, shared_bytes));
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (blocks_per_sm == 0)
+    throw std::invalid_argument("copy_with_copy_engine: a block of " + std::to_string(p.threads_per_block) + " threads and " +
+                                std::to_string(shared_bytes) + " bytes of shared memory does not fit on an SM");
+  // As many blocks as are resident at once, never more than there are whole stages (at least one,
+  // for the tail).
+  const std::size_t chunks = p.n * sizeof(float) / Policy::kStageBytes;
+  const auto blocks = static_cast<unsigned>(std::clamp<std::size_t>(chunks, 1, std::size_t(blocks_per_sm) * sms));
+  workbook::launch(kernel, dim3(blocks), dim3(p.threads_per_block), shared_bytes, stream, p.in, p.out, p.n);
 }
 
 }  // namespace memory_lab

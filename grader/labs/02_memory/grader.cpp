@@ -42,6 +42,10 @@ struct LaunchShape {
     std::ostringstream text;
     if (blocks_per_sm == 0) {
       text << threads_per_block << " thr, full occ.";
+    } else if (workbook::session().compute_capability == 0) {  // no GPU asked (./workbook list): in warps
+      const int warps = blocks_per_sm * threads_per_block / 32;
+      text << warps << (warps == 1 ? " warp" : " warps") << " per SM (" << threads_per_block << " thr x " << blocks_per_sm
+           << " blk)";
     } else {
       text << std::setprecision(3) << occupancy_percent() << "% occ. (" << threads_per_block << " thr x "
            << blocks_per_sm << " blk)";
@@ -51,7 +55,8 @@ struct LaunchShape {
   bool operator==(const LaunchShape&) const = default;
 };
 
-// On a GPU with 64 warps per SM (every one since Volta), four warps are 6.25%.
+// On a GPU with 64 warps per SM (every one since Volta), four warps are 6.25% and one is 1.56%.
+constexpr LaunchShape kOneWarpPerSm{32, 1};
 constexpr LaunchShape kLowOccupancy{128, 1};
 constexpr LaunchShape kQuarterOccupancy{128, 4};
 constexpr LaunchShape kFullOccupancy{128, 16};
@@ -78,14 +83,24 @@ struct MemoryLab {
         {"02.3", "float4 loads", memory_lab::copy_float4, {{kLowOccupancy, 7.0}}},
         {"02.4", "many float4 at low occupancy", memory_lab::copy_many_float4, {{kLowOccupancy, 10.0, 85.0}}},
         {"02.5", "at memcpy speed", memory_lab::copy_at_memcpy_speed, {{kFinalShape, 1.0, 98.0}}},
+        // Hopper's bulk-copy engine: one warp per SM, of which one thread issues the copies.
+        {.id = "02.6",
+         .title = "the copy engine",
+         .launcher = memory_lab::copy_with_copy_engine,
+         .bar = {{kOneWarpPerSm, 1.0, 95.0}},
+         .min_compute_capability = 90},
     };
     return all;
   }
   static Condition default_condition() { return kLowOccupancy; }
   static workbook::Reference reference() { return {"cudaMemcpy", true}; }
   static std::string describe(const Step&, const Condition& shape) { return shape.describe(); }
-  // Every step is also shown at a quarter and at full occupancy: Volkov's curve, row by row.
-  static std::vector<Condition> info_conditions(const Step&) { return {kLowOccupancy, kQuarterOccupancy, kFullOccupancy}; }
+  // Every step is also shown at a quarter and at full occupancy: Volkov's curve, row by row. The
+  // copy engine's step at 6.25%, beside 02.4: its ring of shared memory leaves room for no more blocks.
+  static std::vector<Condition> info_conditions(const Step& step) {
+    if (step.min_compute_capability > 0) return {kLowOccupancy};
+    return {kLowOccupancy, kQuarterOccupancy, kFullOccupancy};
+  }
 
   static std::vector<CaseSpec> correctness_cases() {
     std::vector<std::size_t> sizes = {0, 1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 63, 64, 65, 1000};
@@ -96,11 +111,16 @@ struct MemoryLab {
         const std::size_t tile = threads * floats_per_thread;
         sizes.insert(sizes.end(), {tile - 1, tile, tile + 1});
       }
-    // A large size that is a multiple of nothing useful (left out under compute-sanitizer).
+    // Around whole stages of 16 to 128 KiB (02.6's ring): one short of a stage, one, one more, and
+    // three with a tail that is not a multiple of 16 bytes.
+    for (std::size_t stage_floats : {4096, 8192, 16384, 32768})
+      sizes.insert(sizes.end(), {stage_floats - 1, stage_floats, stage_floats + 1, 3 * stage_floats + 5});
+    // A large size that is a multiple of nothing useful (left out under compute-sanitizer): many
+    // stages for every SM.
     if (!workbook::session().correctness_only) sizes.push_back((std::size_t{1} << 24) + 1001);
-    // Three block sizes, so that a kernel that assumes one is caught.
+    // Four block sizes, so that a kernel that assumes one is caught.
     std::vector<CaseSpec> cases;
-    for (const LaunchShape& shape : {kLowOccupancy, LaunchShape{256, 0}, LaunchShape{32, 0}})
+    for (const LaunchShape& shape : {kLowOccupancy, kOneWarpPerSm, LaunchShape{256, 0}, LaunchShape{32, 0}})
       for (std::size_t n : sizes) cases.push_back({n, shape});
     return cases;
   }
@@ -155,9 +175,18 @@ void bench(const std::string& csv_path) {
   workbook::BenchCsv csv(csv_path);
   std::vector<MemoryLab::Step> curves = {{"baseline", "one float per thread", memory_baseline::copy_one_float_per_thread, {}}};
   curves.insert(curves.end(), MemoryLab::steps().begin(), MemoryLab::steps().end());
+  // One warp per SM, then 128-thread blocks, 1 to 16 of them. The copy engine's step runs at its
+  // two shapes only: its ring of shared memory leaves room for one block per SM.
+  std::vector<LaunchShape> shapes = {kOneWarpPerSm};
+  for (int blocks_per_sm : {1, 2, 3, 4, 6, 8, 12, 16}) shapes.push_back({128, blocks_per_sm});
   for (const MemoryLab::Step& step : curves) {
-    for (int blocks_per_sm : {1, 2, 3, 4, 6, 8, 12, 16}) {
-      const LaunchShape shape{128, blocks_per_sm};
+    if (!workbook::not_applicable_reason(step).empty()) {
+      std::cout << step.name() << ": skipped (" << workbook::not_applicable_reason(step) << ")\n";
+      continue;
+    }
+    for (const LaunchShape& shape : shapes) {
+      if (step.min_compute_capability > 0 && !(shape == kOneWarpPerSm || shape == kLowOccupancy)) continue;
+      const int blocks_per_sm = shape.blocks_per_sm;
       const std::string failure = workbook::failure_of([&] {
         const workbook::Measurement m = workbook::measure_at<MemoryLab>(step, shape);
         if (!m.failure.empty()) return m.failure;
@@ -192,6 +221,7 @@ TEST_SUITE("02_memory") {
   TEST_CASE("02.3 float4 loads") { workbook::grade_step<MemoryLab>("02.3"); }
   TEST_CASE("02.4 many float4 at low occupancy") { workbook::grade_step<MemoryLab>("02.4"); }
   TEST_CASE("02.5 at memcpy speed") { workbook::grade_step<MemoryLab>("02.5"); }
+  TEST_CASE("02.6 the copy engine") { workbook::grade_step<MemoryLab>("02.6"); }
 }
 
 // Run on the reference solution only.
