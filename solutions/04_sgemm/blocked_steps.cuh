@@ -125,6 +125,26 @@ enum class FmaOrder {
   kColumnsZigZag  // down column 0, up column 1, down column 2, ...
 };
 
+// One k's 64 FMAs: sum += a_values (a column) times b_values (a row), in kOrder.
+template <typename P, FmaOrder kOrder>
+__device__ inline void outer_product(const float (&a_values)[P::kThreadM], const float (&b_values)[P::kThreadN],
+                                     float (&sum)[P::kThreadM][P::kThreadN]) {
+  if constexpr (kOrder == FmaOrder::kRowByRow) {
+#pragma unroll
+    for (int r = 0; r < P::kThreadM; ++r)
+#pragma unroll
+      for (int s = 0; s < P::kThreadN; ++s) sum[r][s] = fmaf(a_values[r], b_values[s], sum[r][s]);
+  } else {
+#pragma unroll
+    for (int s = 0; s < P::kThreadN; ++s)
+#pragma unroll
+      for (int step = 0; step < P::kThreadM; ++step) {
+        const int r = s % 2 == 0 ? step : P::kThreadM - 1 - step;
+        sum[r][s] = fmaf(a_values[r], b_values[s], sum[r][s]);
+      }
+  }
+}
+
 // The 8 x 8 outer products of one tile pair in shared memory: A's tile [kk][row] with rows
 // kPitchA floats apart, B's tile [kk][col].
 template <typename P, FmaOrder kOrder, int kPitchA>
@@ -139,33 +159,23 @@ __device__ inline void multiply_tile(const float* a_tile, const float* b_tile, i
     const float4 b_high = *reinterpret_cast<const float4*>(b_tile + kk * P::kTileN + kHalfN + 4 * tx);
     const float a_values[P::kThreadM] = {a_low.x, a_low.y, a_low.z, a_low.w, a_high.x, a_high.y, a_high.z, a_high.w};
     const float b_values[P::kThreadN] = {b_low.x, b_low.y, b_low.z, b_low.w, b_high.x, b_high.y, b_high.z, b_high.w};
-    if constexpr (kOrder == FmaOrder::kRowByRow) {
-#pragma unroll
-      for (int r = 0; r < P::kThreadM; ++r)
-#pragma unroll
-        for (int s = 0; s < P::kThreadN; ++s) sum[r][s] = fmaf(a_values[r], b_values[s], sum[r][s]);
-    } else {
-#pragma unroll
-      for (int s = 0; s < P::kThreadN; ++s)
-#pragma unroll
-        for (int step = 0; step < P::kThreadM; ++step) {
-          const int r = s % 2 == 0 ? step : P::kThreadM - 1 - step;
-          sum[r][s] = fmaf(a_values[r], b_values[s], sum[r][s]);
-        }
-    }
+    outer_product<P, kOrder>(a_values, b_values, sum);
   }
 }
 
 // Write a thread's 8 x 8 piece of the block's tile of C (first_row, first_col): rows 4ty + r and
 // kTileM / 2 + 4ty + r, columns 4tx ... and kTileN / 2 + 4tx .... kVectorStores: n is a multiple
 // of 4 and out 16-byte aligned, so each quad of a row is in or out whole and goes as one float4.
-template <typename P, bool kVectorStores>
+// kRowsApart: the thread's rows are ty, ty + 16, ... instead (experiments/copy_engine_kernels.cuh).
+template <typename P, bool kVectorStores, bool kRowsApart = false>
 __device__ inline void store_piece(const float (&sum)[P::kThreadM][P::kThreadN], float* out, int first_row,
                                    int first_col, int m, int n, int tx, int ty) {
   constexpr int kHalfM = P::kTileM / 2, kHalfN = P::kTileN / 2;
 #pragma unroll
   for (int r = 0; r < P::kThreadM; ++r) {
-    const int i = first_row + (r < 4 ? 4 * ty + r : kHalfM + 4 * ty + r - 4);
+    const int quad_row = r < 4 ? 4 * ty + r : kHalfM + 4 * ty + r - 4;
+    const int row_in_tile = kRowsApart ? ty + (P::kTileM / P::kThreadM) * r : quad_row;
+    const int i = first_row + row_in_tile;
     if (i >= m) continue;
 #pragma unroll
     for (int half = 0; half < 2; ++half) {

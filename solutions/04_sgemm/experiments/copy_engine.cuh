@@ -1,0 +1,130 @@
+// Lab 04 experiment: wrappers for Hopper's copy engine (TMA) with tensor maps, written as a given
+// file for a step 04.11 would be (lab 02's copy_engine.cuh has the 1D bulk copies). Not part of the
+// lab yet: copy_engine.cu measures why (NOTES.md, "Toward 04.11").
+//
+// Compute capability 9.0 and later. 04.10's cp.async still has every thread compute addresses and
+// issue copies, 16 bytes each: instructions taken from the FMA units' issue slots. The copy engine
+// takes a whole 2D tile of a matrix from one instruction of one thread, computes every address
+// itself, and writes zeros for the parts of the tile outside the matrix: no guards, no packing.
+//
+// On the host, describe each matrix once per call (a tensor map: where it is, its shape, its row
+// pitch and the tile shape the kernel will ask for), and pass the map to the kernel by value as a
+// `const __grid_constant__ TileMap` parameter:
+//   make_tile_map(matrix, rows, cols, pitch, tile_rows, tile_cols)
+// The copy engine needs every row to start on a 16-byte boundary: the matrix 16-byte aligned and
+// its pitch (floats from one row to the next) a multiple of 4. tile_cols x 4 bytes must also be a
+// multiple of 16, and tile_rows and tile_cols at most 256.
+//
+// In the kernel, a tile lands in shared memory as tile_rows rows of tile_cols floats, row-major,
+// and reports to a barrier in shared memory (an mbarrier) that counts its bytes:
+//   init_barrier(&b, arrivals)      once, by one thread: a phase of b completes when `arrivals`
+//                                   threads have arrived and every byte expected has landed
+//   make_barrier_inits_visible()    then, by the same thread, before a __syncthreads()
+//   expect_bytes(&b, bytes)         arrive on b, and add `bytes` to what its phase waits for
+//   load_tile(dst, map, row, col, &b)  start copying the tile whose top-left element is (row, col):
+//                                   its bytes count on b as they land; outside the matrix, zeros
+//   arrive(&b)                      arrive on b (a consumer saying "I am done with this stage")
+//   wait_for_phase(&b, parity)      wait until b's phase of that parity (0, 1, 0, ...) completes
+// Each use of a barrier is one phase: the u-th time it completes is parity u % 2.
+//
+// A tile's shared-memory destination must be 128-byte aligned. On an older GPU the device
+// functions stop the kernel (__trap).
+#pragma once
+
+#include <cuda.h>  // CUtensorMap and its enums: types only, the driver library is not linked
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+
+#include "../../../labs/02_memory/copy_engine.cuh"  // the mbarrier wrappers 02.6 gives
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace sgemm_lab::copy_engine {
+
+// Lab 02's: the same instructions (its init_barrier counts one arrival; this one takes a count).
+using memory_lab::copy_engine::expect_bytes;
+using memory_lab::copy_engine::make_barrier_inits_visible;
+using memory_lab::copy_engine::shared_address;
+using memory_lab::copy_engine::wait_for_phase;
+
+using TileMap = CUtensorMap;  // 128 bytes, opaque: the copy engine reads it
+
+inline constexpr int kTileAlignment = 128;  // bytes: of a tile's destination in shared memory
+
+// The driver's encoder, found at run time through the runtime, so that nothing links libcuda.
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 encoder = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    const cudaError_t error =
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found);
+#else
+    const cudaError_t error = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &function, cudaEnableDefault, &found);
+#endif
+    if (error != cudaSuccess || found != cudaDriverEntryPointSuccess || function == nullptr)
+      throw std::runtime_error("copy_engine: the driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer needed)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  return encoder;
+}
+
+// A row-major matrix of rows x cols floats, `pitch` floats from one row to the next, read in tiles
+// of tile_rows x tile_cols. Throws std::invalid_argument when the copy engine cannot read it.
+inline TileMap make_tile_map(const float* matrix, int rows, int cols, int pitch, int tile_rows, int tile_cols) {
+  const auto address = reinterpret_cast<std::uintptr_t>(matrix);
+  if (address % 16 != 0 || pitch % 4 != 0 || pitch < cols || rows <= 0 || cols <= 0)
+    throw std::invalid_argument("copy_engine::make_tile_map: the matrix must be 16-byte aligned, its pitch a "
+                                "multiple of 4 floats and at least its width, its shape not empty (pitch " +
+                                std::to_string(pitch) + ", " + std::to_string(rows) + " x " + std::to_string(cols) +
+                                ")");
+  if (tile_cols % 4 != 0 || tile_rows < 1 || tile_rows > 256 || tile_cols < 4 || tile_cols > 256)
+    throw std::invalid_argument("copy_engine::make_tile_map: a tile is 1 to 256 rows of 4 to 256 floats, a multiple "
+                                "of 4 (" + std::to_string(tile_rows) + " x " + std::to_string(tile_cols) + ")");
+  TileMap map{};
+  const cuuint64_t shape[2] = {cuuint64_t(cols), cuuint64_t(rows)};  // innermost dimension first
+  const cuuint64_t row_bytes[1] = {cuuint64_t(pitch) * sizeof(float)};
+  const cuuint32_t tile[2] = {cuuint32_t(tile_cols), cuuint32_t(tile_rows)};
+  const cuuint32_t element_steps[2] = {1, 1};
+  const CUresult result = tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix), shape, row_bytes, tile, element_steps,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);  // NONE: zeros outside the matrix
+  if (result != CUDA_SUCCESS)
+    throw std::runtime_error("copy_engine::make_tile_map: cuTensorMapEncodeTiled failed (CUresult " +
+                             std::to_string(int(result)) + ")");
+  return map;
+}
+
+__device__ inline void init_barrier(std::uint64_t* barrier, unsigned arrivals) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(barrier)), "r"(arrivals) : "memory");
+#else
+  __trap();
+#endif
+}
+
+__device__ inline void load_tile(float* shared_destination, const TileMap& map, int row, int col,
+                                 std::uint64_t* barrier) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::
+          "r"(shared_address(shared_destination)),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(col), "r"(row), "r"(shared_address(barrier))
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
+__device__ inline void arrive(std::uint64_t* barrier) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(barrier)) : "memory");
+#else
+  __trap();
+#endif
+}
+
+}  // namespace sgemm_lab::copy_engine
