@@ -27,9 +27,10 @@ namespace {
 // same count of loads as 04.10's [kk][row]), and its eight rows are 16 apart, so that the two rows
 // a warp reads at once sit in different banks. A stage is ready when its barrier has counted the
 // tile pair's 16 KiB; it is free again when every warp has said so on the stage's second barrier,
-// so no warp waits at a __syncthreads() for the slowest. Only thread 0 waits for that, one tile
-// behind, and issues the refill. Measured on the H100, every variant is slower than 04.10
-// (NOTES.md, "Toward 04.11"): the in-place A by 11 to 20 points, packed A by 1.5 to 6.
+// so no warp waits at a __syncthreads() for the slowest. Only the producer (thread 0, or with
+// kRotate each warp's first thread in turn) waits for that, one tile behind, and issues the
+// refill. Measured on the H100 at 4096^3 and 8192^3, every variant is slower than 04.10 (NOTES.md,
+// "Toward 04.11"): with A in place by 12 to 22 points of cuBLAS's speed, with A packed by 1.7 to 8.
 struct CopyEnginePolicy : BlockedPolicy {  // 04.8's tile, depth and outputs per thread
   static constexpr int kStages = 4;
   static constexpr int kTileFloats = kTileM * kDepth;  // A's tile, and B's: 8 KiB each
@@ -56,6 +57,8 @@ enum class Handoff {
   kPolling         // as kStageBarriers, but every thread polls the barrier (test_wait) instead of try_wait
 };
 
+// wait_for_phase() with test_wait, which answers at once, instead of try_wait, which may suspend
+// the thread for a while: the kPolling variant.
 __device__ inline void poll_for_phase(std::uint64_t* barrier, unsigned parity) {
   unsigned done = 0;
   do {
