@@ -3,7 +3,8 @@
 #         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...] [MUTANT_CONTROLS <name|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
-#         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>])
+#         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>]
+#         [HOPPER_SPECIFIC])
 #
 # One call per lab builds, from the files the layout puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
@@ -42,8 +43,10 @@
 # a second static test proves the check catches it. GRADER_LIBRARIES are linked into the grader
 # alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's steps that
 # REPEAT_TEST_CASES selects (default: all) five times, with five seeds: the verdicts must agree.
+# HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
+# target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 function(add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 LAB ""
+  cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC"
     "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;VENDOR_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
     "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
   if(NOT LAB_TOPIC)
@@ -223,6 +226,9 @@ function(_build_lab_implementation lab kind source)
   set(id "lab${lab}")
   add_library(${id}_${kind} STATIC "${source}")
   target_link_libraries(${id}_${kind} PUBLIC ${id}_interface)
+  if(LAB_HOPPER_SPECIFIC)  # add_lab's option, seen here because add_lab calls this function
+    target_compile_options(${id}_${kind} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--generate-code=arch=compute_90a,code=sm_90a>")
+  endif()
   add_executable(grade_${lab}_${kind})
   target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_${kind})
 endfunction()

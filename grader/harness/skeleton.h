@@ -475,7 +475,8 @@ void grade_step(const char* id) {
     skipped.reason = why;
     record(skipped);
     ++session().not_applicable_steps;
-    MESSAGE(step.id, " ", why);
+    const std::string note = std::string(step.id) + " " + why;  // a bare const char* prints as its address
+    MESSAGE(note);
     return;
   }
   REQUIRE_MESSAGE((step.launcher != nullptr || step.measurement != nullptr), step.id,

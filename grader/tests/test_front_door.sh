@@ -63,7 +63,7 @@ else
 fi
 
 # One step by its id, exactly: 04.1 is not 04.10, and a step that does not exist is named as such.
-expect 2 "has no step 04.11; its steps are: 04.1 04.2" "$root/workbook" grade 04.11
+expect 2 "has no step 04.12; its steps are: 04.1 04.2" "$root/workbook" grade 04.12
 expect 77 "none is visible" in_folder "$scratch" env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 04.1 --json one.json
 names=$(grep -o '"name": "[^"]*", "score"' "$scratch/one.json" 2>/dev/null)  # the tests', not the leaderboard's
 if [ "$names" = '"name": "04_sgemm 04.1 coalesced thread arrangement", "score"' ]; then

@@ -15,14 +15,17 @@
 //   TODO(04.8)  double buffering
 //   TODO(04.9)  split-k: fill the GPU when C has fewer tiles than it has room for blocks
 //   TODO(04.10) pack A (transposed, tile by tile) and copy tiles with cp.async, three in flight
+//   TODO(04.11) Hopper: 256 x 128 tiles, 16 x 8 outputs per thread, fed by a producer warpgroup
+//               through the copy engine and mbarriers (compute capability 9.0 and newer)
 // FP32 FMA on the CUDA cores only: no tensor cores, no TF32, and no library (the grader checks).
 // Grade it with `./workbook grade 04_sgemm`.
 
 #include <cstddef>
 #include <string>
 
-#include "cp_async.cuh"  // given: cp.async for TODO(04.10)
-#include "given.cuh"     // given: validate(), workspace_of(), at()
+#include "copy_engine.cuh"  // given: tensor maps, mbarriers, register hand-over for TODO(04.11)
+#include "cp_async.cuh"     // given: cp.async for TODO(04.10)
+#include "given.cuh"        // given: validate(), workspace_of(), at()
 #include "sgemm.h"
 #include "workbook/launch.cuh"
 
@@ -51,6 +54,13 @@ namespace {
 // copies of whole chunks, three tiles in flight (cp_async.cuh gives the copies); split k as in
 // 04.9. The packed operands and the partial products share the workspace. The handout has the
 // details.
+// TODO(04.11): 12 warps, one block per SM. Warps 8 to 11 (a warpgroup) give their registers away
+// and one of their threads asks the copy engine for each stage's two tiles (A packed as in 04.10,
+// 256 rows a chunk; B in place, or copied to aligned rows), counted on the stage's "landed"
+// mbarrier; it refills a stage only after its "freed" mbarrier says all 8 consumer warps are done
+// with it. Warps 0 to 7 take the registers, wait for each stage, do its 16 k of 16 x 8 outer
+// products and say they are done. copy_engine.cuh gives the instructions; the handout has the
+// layout.
 
 [[noreturn]] void not_implemented(const char* todo, const char* step) {
   throw workbook::NotImplemented(std::string(todo) + " not implemented: " + step + " (labs/04_sgemm/sgemm.cu)");
@@ -112,12 +122,21 @@ void sgemm_packed_pipeline(const GemmProblem& problem, cudaStream_t) {
   not_implemented("TODO(04.10)", "sgemm_packed_pipeline");
 }
 
+void sgemm_warp_specialized(const GemmProblem& problem, cudaStream_t) {
+  if (!validate(problem, "sgemm_warp_specialized", 256)) return;
+  not_implemented("TODO(04.11)", "sgemm_warp_specialized");
+}
+
 std::size_t sgemm_split_k_workspace_bytes(const GemmProblem&) {
   not_implemented("TODO(04.9)", "sgemm_split_k_workspace_bytes");
 }
 
 std::size_t sgemm_packed_pipeline_workspace_bytes(const GemmProblem&) {
   not_implemented("TODO(04.10)", "sgemm_packed_pipeline_workspace_bytes");
+}
+
+std::size_t sgemm_warp_specialized_workspace_bytes(const GemmProblem&) {
+  not_implemented("TODO(04.11)", "sgemm_warp_specialized_workspace_bytes");
 }
 
 }  // namespace sgemm_lab

@@ -41,10 +41,12 @@ void sgemm_register_blocked(const GemmProblem& problem, cudaStream_t stream);   
 void sgemm_double_buffered(const GemmProblem& problem, cudaStream_t stream);       // TODO(04.8)
 void sgemm_split_k(const GemmProblem& problem, cudaStream_t stream);               // TODO(04.9)
 void sgemm_packed_pipeline(const GemmProblem& problem, cudaStream_t stream);       // TODO(04.10)
+void sgemm_warp_specialized(const GemmProblem& problem, cudaStream_t stream);      // TODO(04.11), sm_90
 
 // The workspace the steps that need one ask for, in bytes, for `shape` (every field set but the
 // workspace; the answer may depend on the GPU and on the pointers' alignment). 0: none.
 std::size_t sgemm_split_k_workspace_bytes(const GemmProblem& shape);          // TODO(04.9)
 std::size_t sgemm_packed_pipeline_workspace_bytes(const GemmProblem& shape);  // TODO(04.10)
+std::size_t sgemm_warp_specialized_workspace_bytes(const GemmProblem& shape);  // TODO(04.11)
 
 }  // namespace sgemm_lab

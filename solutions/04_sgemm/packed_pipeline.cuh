@@ -87,11 +87,6 @@ __global__ void __launch_bounds__(P::kThreads)
   }
 }
 
-// The order in which a thread does the 64 FMAs of one k. Each sum gets its k terms in the same
-// order either way, so C is the same to the last bit; only the instruction schedule and the
-// register allocation change, and with them the speed: NOTES.md has the measurements. 04.10 uses
-// the faster; the other stays as a parameter so that experiments/ can measure it again.
-
 // kAligned: n is a multiple of 4 and B and C are 16-byte aligned, so B is copied in place and C is
 // written as float4; otherwise `b` is packed B and C is written float by float. blockIdx.z is
 // 04.9's slice of k, tiles_per_split tiles deep.

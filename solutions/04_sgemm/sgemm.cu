@@ -20,12 +20,15 @@
 //   04.10 packed operands and a cp.async pipeline: A is rewritten once, transposed, tile by tile,
 //         so that every tile is a contiguous 8 KiB that cp.async copies straight into shared
 //         memory, three tiles in flight, with no register in between for the compiler to move
+//   04.11 the copy engine and a producer warpgroup (Hopper): cuBLAS's 256 x 128 tile, 16 x 8
+//         outputs per thread, 8 warps that only multiply, fed through mbarriers by a warpgroup
+//         that asks the copy engine for each tile and gives its registers to the multipliers
 // Steps 04.2 to 04.5 are one template, sgemm_tile_kernel<kOutputsPerThread>: the lesson is in its
 // parameter. 04.7, 04.8 and 04.9 each have a kernel of their own, built from the same pieces (fetch
 // a tile pair, store it, multiply it), so that the difference between two of them is the step's
 // one idea. 04.10 is sgemm_pipelined_kernel, and splits k as 04.9 does.
-// The kernels are in three parts: tiled_steps.cuh (04.1 to 04.6), blocked_steps.cuh (04.7 to 04.9)
-// and packed_pipeline.cuh (04.10); this file holds the launchers.
+// The kernels are in four parts: tiled_steps.cuh (04.1 to 04.6), blocked_steps.cuh (04.7 to 04.9),
+// packed_pipeline.cuh (04.10) and warp_specialized.cuh (04.11); this file holds the launchers.
 
 #include <cstddef>
 
@@ -34,6 +37,7 @@
 #include "packed_pipeline.cuh"  // 04.10
 #include "sgemm.h"
 #include "tiled_steps.cuh"  // 04.1 to 04.6
+#include "warp_specialized.cuh"  // 04.11
 #include "workbook/launch.cuh"
 
 namespace sgemm_lab {
@@ -122,6 +126,17 @@ void sgemm_packed_pipeline(const GemmProblem& p, cudaStream_t stream) {
   constexpr FmaOrder kOrder = FmaOrder::kColumnsZigZag;
   float* const workspace = workspace_of(p, "sgemm_packed_pipeline", plan_pipeline<P, kOrder>(p).workspace_bytes());
   launch_pipelined_kernel<P, kOrder>(p, workspace, stream);
+}
+
+std::size_t sgemm_warp_specialized_workspace_bytes(const GemmProblem& shape) {
+  return plan_warp_specialized<SpecializedPolicy<>>(shape).workspace_bytes();
+}
+
+void sgemm_warp_specialized(const GemmProblem& p, cudaStream_t stream) {
+  using P = SpecializedPolicy<>;
+  if (!validate(p, "sgemm_warp_specialized", P::kTileM)) return;
+  float* const workspace = workspace_of(p, "sgemm_warp_specialized", plan_warp_specialized<P>(p).workspace_bytes());
+  launch_warp_specialized<P>(p, workspace, stream);
 }
 
 }  // namespace sgemm_lab

@@ -35,6 +35,7 @@ using sgemm_lab::GemmProblem;
 
 struct Shape {
   int m, n, k;
+  double max_occupancy = 1.0;  // a bar's condition: the step must reach its speed at this occupancy or less
   double flops() const { return 2.0 * m * n * k; }
   std::string describe() const {
     if (m == n && n == k) return std::to_string(m) + "^3";
@@ -44,6 +45,9 @@ struct Shape {
 };
 
 constexpr Shape kBarShape{4096, 4096, 4096};  // 137 GFLOP; A, B and C are 64 MiB each
+// 04.11's: the same shape, at most 20% theoretical occupancy (04.10 runs two blocks of 8 warps
+// per SM, 25%; 04.11 one block of 12 warps, 18.75%; cuBLAS one of 8, 12.5%).
+constexpr Shape kLowOccupancyBarShape{4096, 4096, 4096, 0.20};
 
 // Bytes of shared memory a thread loads per flop, from the bytes it loads per `fmas` FMAs: the
 // quantity Volkov's argument is about, from each step's design (0: no shared memory).
@@ -59,7 +63,8 @@ double shared_bytes_per_flop(const std::string& id) {
       {"04.7", per_flop(4 * 16, 64)},   // two float4 of A and two of B per 64 FMAs
       {"04.8", per_flop(4 * 16, 64)},
       {"04.9", per_flop(4 * 16, 64)},
-      {"04.10", per_flop(4 * 16, 64)}};
+      {"04.10", per_flop(4 * 16, 64)},
+      {"04.11", per_flop(6 * 16, 128)}};  // four float4 of A and two of B per 128 FMAs
   const auto found = by_step.find(id);
   return found == by_step.end() ? 0.0 : found->second;
 }
@@ -174,6 +179,13 @@ struct SgemmLab {
         // 04.8's multiply, fed by cp.async from packed operands; it splits k as 04.9 does
         {"04.10", "packed cp.async pipeline", sgemm_lab::sgemm_packed_pipeline, {{kBarShape, 94.0, 92.0}},
          /*experiment=*/nullptr, /*precheck=*/nullptr, sgemm_lab::sgemm_packed_pipeline_workspace_bytes},
+        // cuBLAS's tile shape, fed by the copy engine from a producer warpgroup: Hopper only
+        {.id = "04.11",
+         .title = "copy engine and producer warps",
+         .launcher = sgemm_lab::sgemm_warp_specialized,
+         .bar = {{kLowOccupancyBarShape, 98.0, 98.5}},
+         .workspace_bytes = sgemm_lab::sgemm_warp_specialized_workspace_bytes,
+         .min_compute_capability = 90},
     };
     return all;
   }
@@ -182,10 +194,18 @@ struct SgemmLab {
   static std::string describe(const Step& step, const Condition& shape) {
     std::ostringstream at;
     at << shape.describe() << ", " << std::setprecision(3) << shared_bytes_per_flop(step.id) << " B shared/flop";
+    if (shape.max_occupancy < 1.0) at << ", occupancy <= " << std::setprecision(0) << std::fixed << 100 * shape.max_occupancy << "%";
     return at.str();
   }
   static std::vector<Condition> info_conditions(const Step&) { return {}; }
-  static std::string extra_requirement(const Step&, const Condition&, const workbook::Measurement&) { return ""; }
+  static std::string extra_requirement(const Step&, const Condition& shape, const workbook::Measurement& m) {
+    if (!m.resources || m.resources->occupancy <= shape.max_occupancy) return "";
+    std::ostringstream why;
+    why << std::fixed << std::setprecision(1) << "theoretical occupancy " << 100.0 * m.resources->occupancy
+        << "%: the point of this step is cuBLAS's speed from fewer, fuller threads, at most "
+        << 100.0 * shape.max_occupancy << "%";
+    return why.str();
+  }
 
   static std::vector<CaseSpec> correctness_cases() {
     // Empty products first (the interface promises any size from 0; k = 0 gives C = 0), then edges.
@@ -309,6 +329,7 @@ TEST_SUITE("04_sgemm") {
   TEST_CASE("04.8 double buffering") { workbook::grade_step<SgemmLab>("04.8"); }
   TEST_CASE("04.9 split-k") { workbook::grade_step<SgemmLab>("04.9"); }
   TEST_CASE("04.10 packed cp.async pipeline") { workbook::grade_step<SgemmLab>("04.10"); }
+  TEST_CASE("04.11 copy engine and producer warps") { workbook::grade_step<SgemmLab>("04.11"); }
 }
 
 // Run on the reference solution only.

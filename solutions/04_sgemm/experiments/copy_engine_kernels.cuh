@@ -1,7 +1,7 @@
-// Lab 04 experiment: the copy engine (TMA) feeding 04.10's outer products, the kernel a step 04.11
-// would have, with its variants as template parameters. Included by copy_engine.cu after the
-// solution (../sgemm.cu), whose pieces it uses: 04.8's tile, thread layout and multiply, 04.9's
-// slices of k, 04.10's packing of A.
+// Lab 04 experiment: the copy engine (TMA) feeding 04.10's outer products at 04.10's tile shape,
+// the first attempt at 04.11, with its variants as template parameters. Included by copy_engine.cu
+// after the solution (../sgemm.cu), whose pieces it uses: 04.8's tile, thread layout and multiply,
+// 04.9's slices of k, 04.10's packing of A, 04.11's pad_rows_kernel and zero_kernel.
 #pragma once
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "../blocked_steps.cuh"
-#include "copy_engine.cuh"  // this folder's
+#include "copy_engine.cuh"  // the lab's given wrappers
 #include "given.cuh"
 #include "../packed_pipeline.cuh"
 #include "sgemm.h"
@@ -180,21 +180,6 @@ __global__ void __launch_bounds__(P::kThreads)
     store_piece<P, kVectorStores>(sum, out, rb * P::kTileM, cb * P::kTileN, m, n, tx, ty);
 }
 
-// A row-major matrix copied to rows `pitch` floats apart (a multiple of 4), for the copy engine.
-__global__ void pad_rows_kernel(const float* __restrict__ matrix, float* __restrict__ padded, int rows, int cols,
-                                int pitch) {
-  const std::size_t count = std::size_t(rows) * cols;
-  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
-       e += std::size_t(gridDim.x) * blockDim.x)
-    padded[std::size_t(e / cols) * pitch + e % cols] = matrix[e];
-}
-
-__global__ void zero_kernel(float* __restrict__ c, std::size_t count) {
-  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
-       e += std::size_t(gridDim.x) * blockDim.x)
-    c[e] = 0.0f;
-}
-
 // The work for a problem: which operands must be copied first (the copy engine reads rows that
 // start 16-byte aligned only), the tiles, the slices of k (as 04.9 chooses them), and the
 // workspace: A's copy, then B's, then the partial products. The launcher and the workspace query
@@ -207,8 +192,6 @@ struct CopyEnginePlan {
   std::size_t a_floats = 0, b_floats = 0, partial_floats = 0;  // in the workspace
   std::size_t workspace_bytes() const { return (a_floats + b_floats + partial_floats) * sizeof(float); }
 };
-
-constexpr int round_up_to_4(int x) { return (x + 3) / 4 * 4; }
 
 template <typename P, AFeed kFeed, Handoff kHandoff, FmaOrder kOrder>
 CopyEnginePlan plan_copy_engine(const GemmProblem& p) {

@@ -20,6 +20,8 @@ void sgemm_register_blocked(const GemmProblem& p, cudaStream_t s) { sgemm_mutant
 void sgemm_double_buffered(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 void sgemm_split_k(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 void sgemm_packed_pipeline(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
+void sgemm_warp_specialized(const GemmProblem& p, cudaStream_t s) { sgemm_mutant::wrong_gemm(p, s); }
 std::size_t sgemm_split_k_workspace_bytes(const GemmProblem&) { return 0; }
 std::size_t sgemm_packed_pipeline_workspace_bytes(const GemmProblem&) { return 0; }
+std::size_t sgemm_warp_specialized_workspace_bytes(const GemmProblem&) { return 0; }
 }  // namespace sgemm_lab
