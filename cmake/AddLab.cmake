@@ -4,7 +4,7 @@
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
 #         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>]
-#         [HOPPER_SPECIFIC])
+#         [HOST_CODE_MUTANTS <name|finding>...] [HOPPER_SPECIFIC])
 #
 # One call per lab builds, from the files the layout puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
@@ -43,12 +43,18 @@
 # a second static test proves the check catches it. GRADER_LIBRARIES are linked into the grader
 # alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's steps that
 # REPEAT_TEST_CASES selects (default: all) five times, with five seeds: the verdicts must agree.
+# A HOST_CODE_MUTANT breaks one rule of the host-code audit (grader/harness/host_audit.h): a CPU test
+# checks that `workbook_audit` refuses it with a finding that contains the text after the bar (an
+# include_* mutant is never compiled: its #include lines are read instead). Every lab also gets CPU
+# tests that its starter and solution pass the audit, and that grader/labs/NN_topic/host_code.allowed
+# still matches what the solution imports (`cmake --build build/cpu --target host_code_allowances`
+# writes it again).
 # HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 function(add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC"
     "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;VENDOR_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
-    "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES")
+    "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES;HOST_CODE_MUTANTS")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
@@ -76,12 +82,24 @@ function(add_lab lab)
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
-  # The student's code: this checkout's, or a submission's when it holds this lab's file.
-  set(student_source "${root}/labs/${lab}/${LAB_TOPIC}.cu")
+  # The student's code: this checkout's starter, and in a submission's build (./workbook grade
+  # --submission) the student's file as `submission` too. Its grader is built but never run by the
+  # build (no test discovery): nothing of a student's file runs before the host-code audit has read
+  # it. The checkout's own starter stays the grader that lists the steps.
+  _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
   if(WORKBOOK_SUBMISSION AND EXISTS "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
-    set(student_source "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
+    _build_lab_implementation(${lab} submission "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
+    _limit_student_compile(${id}_submission)
+  else()
+    _limit_student_compile(${id}_starter)  # a student's own checkout: the starter is their file
   endif()
-  _add_lab_implementation(${lab} starter "${student_source}" reject)
+  # The host-code audit's tests (CPU): what the lab's code may import and define is generated from
+  # its solution into host_code.allowed, which ships with the lab; the starter passes the audit.
+  set(allowance "${grading}/host_code.allowed")
+  add_test(NAME "${lab}.static: the starter passes the host-code audit"
+    COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_starter>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
+            "--binary=$<TARGET_FILE:grade_${lab}_starter>")
+  set_tests_properties("${lab}.static: the starter passes the host-code audit" PROPERTIES LABELS "cpu;${lab};static;host-code")
   # The benchmark CSV's columns are defined once, in the grader; the plot must read only those.
   add_test(NAME "${lab}.bench: the plot reads only columns the grader writes"
            COMMAND "${root}/grader/tests/test_bench_columns.sh" "${root}" "${lab}" "$<TARGET_FILE:grade_${lab}_starter>")
@@ -97,6 +115,17 @@ function(add_lab lab)
     target_link_libraries(${id}_solution_ptx PRIVATE ${id}_interface)
     set_target_properties(${id}_solution_ptx PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES 90-virtual)
     add_custom_target(${id}_static_inputs ALL DEPENDS ${id}_solution_ptx)
+    add_test(NAME "${lab}.static: the host-code allowance matches the solution"
+      COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--check=${allowance}")
+    add_test(NAME "${lab}.static: the solution passes the host-code audit"
+      COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_solution>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
+              "--binary=$<TARGET_FILE:grade_${lab}_solution>")
+    set_tests_properties("${lab}.static: the host-code allowance matches the solution" "${lab}.static: the solution passes the host-code audit"
+      PROPERTIES LABELS "cpu;${lab};static;host-code")
+    add_custom_target(${id}_host_code_allowance
+      COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--write=${allowance}"
+      DEPENDS ${id}_solution workbook_audit COMMENT "writing ${allowance} from the solution of ${lab}")
+    add_dependencies(host_code_allowances ${id}_host_code_allowance)
     add_test(NAME "${lab}.static: compiled solution"
       COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
               "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args}
@@ -112,6 +141,9 @@ function(add_lab lab)
   endforeach()
   foreach(spec IN LISTS LAB_MUTANT_CONTROLS)
     _add_mutant_control(${lab} "${spec}")
+  endforeach()
+  foreach(spec IN LISTS LAB_HOST_CODE_MUTANTS)
+    _add_host_code_mutant(${lab} "${spec}")
   endforeach()
   if(LAB_VENDOR_MUTANT)
     set(vendor_id "${id}_mutant_${LAB_VENDOR_MUTANT}")
@@ -168,6 +200,49 @@ function(_add_sanitize_test lab kind tool expect test_cases)
     COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/sanitize.sh" ${tool} ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
             "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations "--test-case=${test_cases}")
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endfunction()
+
+# Every compile of a student's file runs under grader/harness/limited.sh: bounded in wall time, CPU
+# time, memory and output, each reported in plain words when hit.
+function(_limit_student_compile target)
+  set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/harness/limited.sh;compile")
+endfunction()
+
+# "name|text[|steps]": a mutant whose host code breaks one rule of the host-code audit (compiled, and read
+# by `workbook_audit object`), or whose #include lines do (INCLUDE_MUTANTS: never compiled, read by
+# `workbook_audit includes`). The audit must refuse it with a finding that contains `text`.
+function(_add_host_code_mutant lab spec)
+  string(REPLACE "|" ";" fields "${spec}")
+  list(GET fields 0 mutant)
+  list(GET fields 1 expected)
+  set(source "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
+  set(name "${lab}.mutant_${mutant}: the host-code audit refuses it (${expected})")
+  if(mutant MATCHES "^include_")
+    add_test(NAME "${name}" COMMAND workbook_audit includes "--lab-folder=${PROJECT_SOURCE_DIR}/labs/${lab}"
+             "--student-headers=${PROJECT_SOURCE_DIR}/grader/harness" "--internals=${PROJECT_SOURCE_DIR}/grader/harness" "${source}")
+  else()
+    if(NOT TARGET grade_${lab}_mutant_${mutant})  # also a mutant of another kind (side_stream)
+      _build_lab_implementation(${lab} mutant_${mutant} "${source}")
+    endif()
+    # --topic: the file's own name, which nvcc writes into the names of its anonymous namespace.
+    add_test(NAME "${name}" COMMAND workbook_audit object "--object=$<TARGET_FILE:lab${lab}_mutant_${mutant}>" "--topic=${mutant}"
+             "--allowance=${PROJECT_SOURCE_DIR}/grader/labs/${lab}/host_code.allowed" "--binary=$<TARGET_FILE:grade_${lab}_mutant_${mutant}>")
+  endif()
+  # A third field names the steps it clears when graded without the audit (the grader alone, on
+  # the GPU): the proof that the audit is what stands between it and the bars.
+  list(LENGTH fields count)
+  if(count GREATER 2)
+    list(GET fields 2 steps)
+    string(REPLACE "," " *," filter "${steps}")
+    set(proof "${lab}.mutant_${mutant}: without the host-code audit it clears ${steps}")
+    add_test(NAME "${proof}" COMMAND grade_${lab}_mutant_${mutant} "--test-case=${filter} *")
+    set_tests_properties("${proof}" PROPERTIES LABELS "gpu;${lab};mutant;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endif()
+  string(REPLACE "[" "\\[" pattern "${expected}")
+  string(REPLACE "]" "\\]" pattern "${pattern}")
+  string(REPLACE "(" "\\(" pattern "${pattern}")
+  string(REPLACE ")" "\\)" pattern "${pattern}")
+  set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};mutant;host-code" PASS_REGULAR_EXPRESSION "\\[host-code\\][^\n]*${pattern}")
 endfunction()
 
 # "name|defence|02.1,02.2[|also-without]": see add_lab().
@@ -230,7 +305,10 @@ function(_build_lab_implementation lab kind source)
     target_compile_options(${id}_${kind} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--generate-code=arch=compute_90a,code=sm_90a>")
   endif()
   add_executable(grade_${lab}_${kind})
-  target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_${kind})
+  # The grader's own libraries before the implementation: where both define the same inline
+  # function or template instance, the linker keeps the first, so the grader's code runs its own.
+  target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_baseline workbook_harness
+                        workbook_core workbook_lab_support ${id}_${kind})
 endfunction()
 
 function(_add_lab_implementation lab kind source expect)

@@ -1,0 +1,103 @@
+// workbook_audit: the host-code audit's command (host_audit.h), run by ./workbook before anything
+// of a student's file runs. It links no student code.
+//   workbook_audit includes --lab-folder=DIR --student-headers=DIR --internals=DIR FILE
+//       before compiling: FILE's #include lines
+//   workbook_audit object --object=LIBRARY --topic=TOPIC --allowance=FILE [--binary=GRADER]
+//       after compiling: the object file's imports, definitions, initializers and instructions
+//       (--binary: the grader linked with it, whose shared libraries' names it must not define)
+//   workbook_audit allowance --object=SOLUTION_LIBRARY --lab=LAB (--write=FILE | --check=FILE)
+//       the lab's allowance, generated from its reference solution, or checked against it
+// Each finding is printed as "[host-code] what: why". Exit 0: nothing found; 1: findings (or, with
+// --check, an allowance that no longer matches the solution); 2: bad usage or a tool that failed.
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "host_audit.h"
+
+namespace {
+
+namespace audit = workbook::host_audit;
+
+int print(const std::vector<audit::Finding>& findings) {
+  for (const audit::Finding& finding : findings) std::cout << audit::describe(finding) << '\n';
+  return findings.empty() ? 0 : 1;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int run(const std::string& command, const std::map<std::string, std::string>& flags, const std::vector<std::string>& files) {
+  const auto flag = [&](const std::string& name) {
+    const auto found = flags.find(name);
+    if (found == flags.end() || found->second.empty()) throw std::invalid_argument(command + " needs --" + name + "=...");
+    return found->second;
+  };
+  if (command == "includes") {
+    if (files.size() != 1) throw std::invalid_argument("includes takes one source file");
+    audit::IncludeRules rules{flag("lab-folder"), flag("student-headers"), flag("internals"),
+                              [](const std::string& path) { return std::ifstream(path).good(); }};
+    const std::string name = files[0].substr(files[0].find_last_of('/') + 1);
+    return print(audit::check_includes(name, read_file(files[0]), rules));
+  }
+  if (command == "object") {
+    const std::set<std::string> exports = flags.contains("binary") ? audit::shared_library_exports(flag("binary")) : std::set<std::string>{};
+    return print(audit::audit_object(flag("object"), flag("topic"), audit::read_allowance(flag("allowance")), exports));
+  }
+  if (command == "allowance") {
+    const std::string lab = flag("lab");
+    const std::string regenerate = "cmake --build build/cpu --target host_code_allowances   # or build/gpu";
+    const std::string text = audit::allowance_text(flag("object"), lab, regenerate);
+    if (flags.contains("write")) {
+      std::ofstream out(flag("write"));
+      out << text;
+      if (!out) throw std::runtime_error("cannot write " + flag("write"));
+      return 0;
+    }
+    const std::string path = flag("check");
+    if (read_file(path) == text) {
+      std::cout << path << " matches the reference solution's object file\n";
+      return 0;
+    }
+    std::cout << path << " no longer matches what the reference solution of " << lab
+              << " imports and defines. If the solution's change is meant, regenerate it:\n  " << regenerate
+              << "\nand review the difference: every import it adds is one that every student's file may use.\n"
+              << "What the solution's object file gives now:\n" << text;
+    return 1;
+  }
+  throw std::invalid_argument("unknown command '" + command + "': includes, object or allowance");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: workbook_audit includes|object|allowance --flag=value... [FILE]\n";
+    return 2;
+  }
+  std::map<std::string, std::string> flags;
+  std::vector<std::string> files;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--", 0) == 0) {
+      const std::size_t equals = a.find('=');
+      flags[a.substr(2, equals == std::string::npos ? std::string::npos : equals - 2)] =
+          equals == std::string::npos ? "1" : a.substr(equals + 1);
+    } else {
+      files.push_back(a);
+    }
+  }
+  try {
+    return run(argv[1], flags, files);
+  } catch (const std::exception& error) {
+    std::cerr << "workbook_audit: " << error.what() << '\n';
+    return 2;
+  }
+}
