@@ -104,10 +104,8 @@ unsigned selected_test_cases(std::vector<const char*> args) {
 }
 
 struct Options {
-  std::string rows_path, summarize_path, json_path, junit_path, bench_path, expect_reason;
-  std::string points_path, class_csv_path, student;  // --points, --class-csv, --student
-  std::string bars_path, calibrate_path;              // --bars, --calibrate
-  std::string append_failure_path, failure_lab, failure_step, failure_reason;  // --append-failure
+  std::string rows_path, bench_path, expect_reason;
+  std::string bars_path, calibrate_path;  // --bars, --calibrate
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
   bool exact_allocations = false, list_steps = false, print_bench_columns = false;
   std::set<Defence> disabled;
@@ -127,13 +125,8 @@ bool starts_with(const char* arg, const char* prefix) { return std::strncmp(arg,
 constexpr const char* kUsage = R"(grader flags:
   --seed=N               replay a run's random inputs (every run prints its seed)
   --test-case=NAME       grade one step ("02.1 several floats per thread"; wildcards: "02.1 *")
-  --rows=FILE            append the result rows to FILE (the workbook script collects them)
-  --summarize=FILE       print the scorecard of the rows in FILE, and exit (no GPU needed)
-  --json=FILE            with --summarize: also write Gradescope's results.json
-  --junit=FILE           with --summarize: also write JUnit XML
-  --points=FILE          with --summarize: what each step is worth in results.json (docs/instructors.md)
-  --class-csv=FILE --student=NAME
-                         with --summarize: append one line per step to a class's CSV
+  --rows=FILE            append the result rows to FILE (workbook_report collects them from there
+                         and writes every report: a grader writes none)
   --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
   --bars=FILE            grade against this GPU's bars profile instead of the built-in (H100) bars
   --calibrate=FILE       measure the solution's steps and append bars for this GPU to FILE
@@ -149,9 +142,6 @@ constexpr const char* kUsage = R"(grader flags:
                          of that report)
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
   --list-steps           print each step's id, title and bar, tab-separated (no GPU needed)
-  --append-failure=FILE --lab=LAB --step=STEP --reason=TEXT
-                         append a failed row for a step that could not report itself (it crashed,
-                         hung, did not compile): the workbook script's rows, in the grader's format
 )";
 
 // The doctest options the grader passes on; anything else that starts with '-' is a mistake that
@@ -176,19 +166,9 @@ Options parse(int argc, char** argv) {
     const char* a = argv[i];
     const auto value = [&](const char* flag) { return std::string(a + std::strlen(flag)); };
     if (starts_with(a, "--rows=")) o.rows_path = value("--rows=");
-    else if (starts_with(a, "--summarize=")) o.summarize_path = value("--summarize=");
-    else if (starts_with(a, "--json=")) o.json_path = value("--json=");
-    else if (starts_with(a, "--junit=")) o.junit_path = value("--junit=");
-    else if (starts_with(a, "--points=")) o.points_path = value("--points=");
-    else if (starts_with(a, "--class-csv=")) o.class_csv_path = value("--class-csv=");
-    else if (starts_with(a, "--student=")) o.student = value("--student=");
     else if (starts_with(a, "--bench=")) o.bench_path = value("--bench=");
     else if (starts_with(a, "--bars=")) o.bars_path = value("--bars=");
     else if (starts_with(a, "--calibrate=")) o.calibrate_path = value("--calibrate=");
-    else if (starts_with(a, "--append-failure=")) o.append_failure_path = value("--append-failure=");
-    else if (starts_with(a, "--lab=")) o.failure_lab = value("--lab=");
-    else if (starts_with(a, "--step=")) o.failure_step = value("--step=");
-    else if (starts_with(a, "--reason=")) o.failure_reason = value("--reason=");
     else if (std::strcmp(a, "--expect-reject") == 0) o.expect_reject = true;
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
@@ -246,59 +226,6 @@ Options parse(int argc, char** argv) {
     }
   }
   return o;
-}
-
-// Writes one result file with `write`, or says why it cannot: a grading whose results vanish
-// silently is worse than one that fails.
-template <typename Write>
-bool write_file(const std::string& path, Write&& write) {
-  std::ofstream out(path);
-  if (out) write(out);
-  if (out) out.close();
-  if (!out) std::cerr << "error: cannot write " << path << '\n';
-  return static_cast<bool>(out);
-}
-
-int summarize(const Options& o) {
-  std::vector<StepRow> rows;
-  try {
-    rows = read_rows(o.summarize_path);
-  } catch (const std::exception& error) {
-    std::cerr << "error: " << o.summarize_path << " is not a results file: " << error.what() << '\n';
-    return 1;
-  }
-  if (rows.empty()) {
-    std::cerr << "no results in " << o.summarize_path << '\n';
-    return 1;
-  }
-  Points points;
-  if (!o.points_path.empty()) {
-    try {
-      points = read_points(o.points_path);
-    } catch (const std::exception& error) {
-      std::cerr << "error: " << error.what() << '\n';
-      return 1;
-    }
-  }
-  print_table(std::cout, rows, Table::kCompact);
-  std::cout << "(every column, the bars included, for each step: results/grade.log)\n";
-  bool written = true;
-  if (!o.json_path.empty())
-    written = write_file(o.json_path, [&](std::ostream& out) { write_gradescope_json(out, rows, points); }) && written;
-  if (!o.class_csv_path.empty()) {
-    try {
-      append_class_csv(o.class_csv_path, o.student, rows, points);
-    } catch (const std::exception& error) {
-      std::cerr << "error: " << error.what() << '\n';
-      written = false;
-    }
-  }
-  if (!o.junit_path.empty())
-    written = write_file(o.junit_path, [&](std::ostream& out) { write_junit(out, rows); }) && written;
-  if (!written) return 1;
-  for (const StepVerdict& v : verdicts(rows))
-    if (v.applicable && !v.passed) return 1;
-  return 0;
 }
 
 // Why no GPU can be used, or "" when one can.
@@ -373,22 +300,6 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << '\n';
     return 2;
-  }
-  if (!options.summarize_path.empty()) return summarize(options);
-  if (!options.append_failure_path.empty()) {
-    StepRow row;
-    row.lab = options.failure_lab;
-    row.step = options.failure_step;
-    row.measured_at = "run";
-    row.result = "FAIL";
-    row.reason = options.failure_reason;
-    try {
-      append_rows(options.append_failure_path, {row});
-    } catch (const std::exception& error) {
-      std::cerr << "error: " << error.what() << '\n';
-      return 1;
-    }
-    return 0;
   }
   if (options.list_steps) {
     for (const auto& [lab, list] : listings()) list();

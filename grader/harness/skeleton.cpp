@@ -156,6 +156,15 @@ std::string audit_launches(const std::function<void(cudaStream_t)>& call, cudaSt
     }
   }
   cudaGraphDestroy(graph);
+  // A record on the captured stream with no kernel behind it was written by hand (recorded_launches()
+  // is a lab's to reach): the resources reported would be a kernel's that never ran. Records on other
+  // streams are [outside-timer]'s to judge.
+  std::erase_if(recorded, [&](const LaunchRecord& r) { return r.stream != stream; });
+  if (unrecorded_count == 0 && !recorded.empty())
+    return tagged(Defence::kUnrecordedLaunch,
+                  std::to_string(recorded.size()) + " launch record(s) with no kernel behind them, the first " +
+                      describe(kernel_name(recorded.front().kernel).c_str(), recorded.front().grid, recorded.front().block) +
+                      ": launch every kernel with workbook::launch(), and record nothing by hand");
   if (unrecorded_count == 0) return "";
   return tagged(Defence::kUnrecordedLaunch,
                 std::to_string(unrecorded_count) + " kernel launch(es) did not go through workbook::launch(), the first " +

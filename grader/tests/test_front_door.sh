@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The front door as a new student or instructor meets it: every mistake gets a clear message and
 # one of the documented exit codes (0, 1, 2, 3, 77), from any folder. CPU only: nothing is graded.
-#   test_front_door.sh ROOT GRADER      ROOT: the workbook's folder; GRADER: any built grader binary
+#   test_front_door.sh ROOT GRADER REPORT   ROOT: the workbook's folder; GRADER: any built grader
+#                                          binary; REPORT: workbook_report
 set -u
-root=$1 grader=$2
+root=$1 grader=$2 report=$3
 failures=0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -82,11 +83,26 @@ echo "02.1 1 fast 95" >"$scratch/bad.bars"
 expect 2 "cannot read the bars profile" "$grader" --bars=/nonexistent/gpu.bars "--test-case=02.1*"
 expect 2 "bad.bars:1: a line is STEP INDEX MIN_SPEEDUP" "$grader" "--bars=$scratch/bad.bars" "--test-case=02.1*"
 expect 0 "--without=DEFENCE" "$grader" --help
+# The reports, written by workbook_report (which links no student code), and the rows a step's
+# process leaves, which it takes only when they are that step's own.
 printf 'one\ttwo\n' >"$scratch/bad.tsv"
-expect 1 "is not a results file" "$grader" "--summarize=$scratch/bad.tsv"
-expect 0 "" "$grader" "--append-failure=$scratch/rows.tsv" --lab=02_memory "--step=02.1 x" "--reason=it hung"
-expect 1 "FAIL  02.1 x: it hung" "$grader" "--summarize=$scratch/rows.tsv"
-expect 1 "cannot write" "$grader" "--summarize=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
+expect 1 "is not a results file" "$report" "--summarize=$scratch/bad.tsv"
+expect 0 "" "$report" "--append-failure=$scratch/rows.tsv" --lab=02_memory "--step=02.1 x" "--reason=it hung"
+expect 1 "FAIL  02.1 x: it hung" "$report" "--summarize=$scratch/rows.tsv"
+expect 1 "cannot write" "$report" "--summarize=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
+expect 2 "takes --flag=value" "$report" --summarize
+head -n 1 "$scratch/rows.tsv" | sed 's/02.1 x/02.2 y/' >"$scratch/other-step.tsv"
+ln -s "$scratch/rows.tsv" "$scratch/link.tsv"
+: >"$scratch/collected.tsv"
+for forged in other-step link missing bad; do
+  "$report" "--collect=$scratch/$forged.tsv" --lab=02_memory "--step=02.1 x" "--into=$scratch/collected.tsv"
+done
+if [ "$(grep -c "the step's process gave no result to believe" "$scratch/collected.tsv")" -eq 4 ] &&
+   ! grep -qP '^02_memory\t02.2 y' "$scratch/collected.tsv"; then
+  echo "ok: --collect takes no row of another step, through a link, from no file or from a malformed one"
+else
+  echo "FAIL: --collect took rows it should not have:"; cat "$scratch/collected.tsv"; failures=$((failures + 1))
+fi
 
 # A filter that selects no step is refused: a grading that ran nothing must not read as a pass.
 expect 2 "no test case matches" "$grader" "--test-case=99.1 no such step"
