@@ -35,11 +35,13 @@ sed -e 's|validate(problem, "fft_2_outputs_per_thread");|validate(problem, "fft_
 {
   sed -e '/^void fft_2_outputs_per_thread/,$d' "$starter"
   cat <<'CODE'
+namespace {
 __global__ void wait_forever_kernel(const float* flag) {
   // in[0] is a drawn number, equal to itself however often it is read again.
   while (*static_cast<const volatile float*>(flag) == *static_cast<const volatile float*>(flag)) {
   }
 }
+}  // namespace
 
 void fft_2_outputs_per_thread(const FftProblem& problem, cudaStream_t stream) {
   validate(problem, "fft_2_outputs_per_thread");
