@@ -1,5 +1,7 @@
 #include "host_audit.h"
 
+#include "command_output.h"
+
 #include <unistd.h>
 
 #include <array>
@@ -85,14 +87,7 @@ const std::set<std::string> kPrivilegedInstructions = {
 const std::regex kVendorHeader(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc|nvPTXCompiler|nvJitLink)\w*(\.h(pp)?)?$|^(cub|thrust|cutlass|cute)/|^(cub|thrust|cutlass|cute)$)");
 const std::regex kVendorSymbol(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc)\w*|^(cub|thrust|cutlass|cute)::)");
 
-std::string run(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) throw std::runtime_error("cannot run " + command);
-  std::string output;
-  std::array<char, 4096> buffer;
-  while (std::size_t got = fread(buffer.data(), 1, buffer.size(), pipe.get())) output.append(buffer.data(), got);
-  return output;
-}
+std::string run(const std::string& command) { return workbook::command_output(command); }
 
 std::string quoted(const std::string& path) {
   std::string text = "'";

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "command_output.h"
+
 namespace {
 
 struct Arguments {
@@ -36,14 +38,7 @@ struct Arguments {
 };
 Arguments arguments;
 
-std::string run(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) throw std::runtime_error("cannot run " + command);
-  std::string output;
-  std::array<char, 4096> buffer;
-  while (std::size_t got = fread(buffer.data(), 1, buffer.size(), pipe.get())) output.append(buffer.data(), got);
-  return output;
-}
+std::string run(const std::string& command) { return workbook::command_output(command); }
 
 // The PTX body of each kernel, keyed by demangled name.
 std::map<std::string, std::string> ptx_by_kernel() {
