@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A lab that does not compile fails by itself: in a copy of the workbook whose lab 04 starter has a
 # syntax error, `grade 02` builds and reaches the grading (no GPU here: exit 77, and results.json),
-# and `grade 02 04` reports lab 04 as not compiling beside lab 02's steps. CPU only; about a minute
+# `grade 02 04` reports lab 04 as not compiling beside lab 02's steps, and `grade 04 --json` writes a
+# results.json that says why. CPU only; about a minute
 # and a half of building on two cores.
 #   test_broken_lab.sh SOURCE_DIR
 set -u
@@ -27,5 +28,12 @@ if [ "$status" -eq 77 ] && grep -q '04_sgemm does not compile' "$copy/both.json"
   echo "ok: grade 02 04 reports lab 04 as not compiling, shows why, and keeps lab 02"
 else
   echo "FAIL: grade 02 04 exited $status:"; tail -n 15 "$copy/two.log"; failures=$((failures + 1))
+fi
+status=0
+(cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 04 --json only-04.json) >"$copy/three.log" 2>&1 || status=$?
+if [ "$status" -eq 1 ] && grep -q '"output": "the compiler.s errors are in results/build.log' "$copy/only-04.json"; then
+  echo "ok: grade 04 --json, when lab 04 alone is asked for and does not compile, still writes results.json saying why"
+else
+  echo "FAIL: grade 04 --json exited $status:"; cat "$copy/only-04.json"; tail -n 15 "$copy/three.log"; failures=$((failures + 1))
 fi
 [ "$failures" -eq 0 ]

@@ -46,6 +46,17 @@ expect 2 "does not exist" "$root/workbook" grade --submission /nonexistent-submi
 expect 2 "holds no lab file: expected labs/NN_topic/<topic>.cu" "$root/workbook" grade --submission "$scratch/empty_submission"
 expect 2 "is not a zip archive that can be read" "$root/workbook" grade --submission "$scratch/broken.zip"
 expect 2 "cannot be combined with --solution" "$root/workbook" grade --solution --submission "$scratch/empty_submission"
+# A name that gives no student to keep results under is refused, and removes nobody's results.
+mkdir -p "$root/results/submissions/front-door-keep" "$scratch/odd_class/.hidden"
+: >"$scratch/.zip"; : >"$scratch/odd_class/.zip"
+expect 2 "gives no name to keep its results under" "$root/workbook" grade --submission "$scratch/.zip"
+expect 0 "not graded: its name gives no student" "$root/workbook" grade-class "$scratch/odd_class"
+if [ -d "$root/results/submissions/front-door-keep" ]; then
+  echo "ok: an unnamed submission removed no other student's results"
+else
+  echo "FAIL: an unnamed submission removed results/submissions/"; failures=$((failures + 1))
+fi
+rm -rf "$root/results/submissions/front-door-keep"
 expect 2 "--points: cannot read" "$root/workbook" grade --points /nonexistent/points.conf
 expect 2 "needs the folder of submissions" "$root/workbook" grade-class
 expect 2 "holds no submission" "$root/workbook" grade-class "$scratch/no_class"
