@@ -29,6 +29,8 @@ in_folder() { local folder=$1; shift; (cd "$folder" && "$@"); }
 
 # Usage errors, from the root and from a lab's folder.
 expect 2 "no lab '99'" "$root/workbook" grade 99
+expect 2 "no lab '2' (did you mean 02?)" "$root/workbook" grade 2
+expect 2 "no lab '4.1' (did you mean 04.1?)" "$root/workbook" grade 4.1
 expect 2 "no lab '99'" in_folder "$root/labs/04_sgemm" ../../workbook grade 99
 expect 2 "from 0 to 18446744073709551615" "$root/workbook" grade --seed 99999999999999999999
 expect 2 "not ''" "$root/workbook" grade --seed=
