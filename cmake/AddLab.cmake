@@ -3,7 +3,7 @@
 #         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...] [MUTANT_CONTROLS <name|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
-#         [VENDOR_MUTANT <name>] [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>]
+#         [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>]
 #         [HOST_CODE_MUTANTS <name|finding>...] [HOPPER_SPECIFIC])
 #
 # One call per lab builds, from the files the layout puts in fixed places:
@@ -38,22 +38,21 @@
 # correctness half of the steps SANITIZE_TEST_CASES selects (default: all), with exact-size
 # allocations. With solutions/ present the lab also gets the static checks of the compiled
 # solution (CPU only): no spills, 16-byte loads and stores in the kernels whose demangled names
-# contain a WIDE_LOADS part, the starter's exported symbols equal to the solution's, no vendor
-# library in student code; VENDOR_MUTANT names a mutant that uses one (it alone links cuBLAS), and
-# a second static test proves the check catches it. GRADER_LIBRARIES are linked into the grader
-# alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's steps that
+# contain a WIDE_LOADS part, the starter's exported symbols equal to the solution's. GRADER_LIBRARIES
+# are linked into the grader alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's steps that
 # REPEAT_TEST_CASES selects (default: all) five times, with five seeds: the verdicts must agree.
 # A HOST_CODE_MUTANT breaks one rule of the host-code audit (grader/harness/host_audit.h): a CPU test
 # checks that `workbook_audit` refuses it with a finding that contains the text after the bar (an
 # include_* mutant is never compiled: its #include lines are read instead). Every lab also gets CPU
-# tests that its starter and solution pass the audit, and that grader/labs/NN_topic/host_code.allowed
+# tests that its starter and solution pass the audit (their #include lines and their object files;
+# no vendor library, no allocation), and that grader/labs/NN_topic/host_code.allowed
 # still matches what the solution imports (`cmake --build build/cpu --target host_code_allowances`
 # writes it again).
 # HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 function(add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC"
-    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;VENDOR_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
+    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
     "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES;HOST_CODE_MUTANTS")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
@@ -99,7 +98,11 @@ function(add_lab lab)
   add_test(NAME "${lab}.static: the starter passes the host-code audit"
     COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_starter>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
             "--binary=$<TARGET_FILE:grade_${lab}_starter>")
-  set_tests_properties("${lab}.static: the starter passes the host-code audit" PROPERTIES LABELS "cpu;${lab};static;host-code")
+  add_test(NAME "${lab}.static: the starter's #include lines pass the host-code audit"
+    COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/grader/harness"
+            "--internals=${root}/grader/harness" "${root}/labs/${lab}/${LAB_TOPIC}.cu")
+  set_tests_properties("${lab}.static: the starter passes the host-code audit" "${lab}.static: the starter's #include lines pass the host-code audit"
+    PROPERTIES LABELS "cpu;${lab};static;host-code")
   # The benchmark CSV's columns are defined once, in the grader; the plot must read only those.
   add_test(NAME "${lab}.bench: the plot reads only columns the grader writes"
            COMMAND "${root}/grader/tests/test_bench_columns.sh" "${root}" "${lab}" "$<TARGET_FILE:grade_${lab}_starter>")
@@ -120,7 +123,11 @@ function(add_lab lab)
     add_test(NAME "${lab}.static: the solution passes the host-code audit"
       COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_solution>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
               "--binary=$<TARGET_FILE:grade_${lab}_solution>")
+    add_test(NAME "${lab}.static: the solution's #include lines pass the host-code audit"
+      COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/grader/harness"
+              "--internals=${root}/grader/harness" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
     set_tests_properties("${lab}.static: the host-code allowance matches the solution" "${lab}.static: the solution passes the host-code audit"
+      "${lab}.static: the solution's #include lines pass the host-code audit"
       PROPERTIES LABELS "cpu;${lab};static;host-code")
     add_custom_target(${id}_host_code_allowance
       COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--write=${allowance}"
@@ -128,9 +135,7 @@ function(add_lab lab)
     add_dependencies(host_code_allowances ${id}_host_code_allowance)
     add_test(NAME "${lab}.static: compiled solution"
       COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
-              "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args}
-              "--student-library=$<TARGET_FILE:${id}_starter>" "--student-library=$<TARGET_FILE:${id}_solution>"
-              "--student-source=${root}/labs/${lab}/${LAB_TOPIC}.cu" "--student-source=${root}/solutions/${lab}/${LAB_TOPIC}.cu")
+              "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args})
     set_tests_properties("${lab}.static: compiled solution" PROPERTIES LABELS "cpu;${lab};static")
   endif()
   foreach(mutant IN LISTS LAB_MUTANTS)
@@ -145,15 +150,6 @@ function(add_lab lab)
   foreach(spec IN LISTS LAB_HOST_CODE_MUTANTS)
     _add_host_code_mutant(${lab} "${spec}")
   endforeach()
-  if(LAB_VENDOR_MUTANT)
-    set(vendor_id "${id}_mutant_${LAB_VENDOR_MUTANT}")
-    target_link_libraries(${vendor_id} PRIVATE CUDA::cublas)
-    set(name "${lab}.static: the vendor check catches mutant_${LAB_VENDOR_MUTANT}")
-    add_test(NAME "${name}"
-      COMMAND static_checks "--test-case=*vendor*" --expect-vendor "--student-library=$<TARGET_FILE:${vendor_id}>"
-              "--student-source=${grading}/mutants/${LAB_VENDOR_MUTANT}.cu")
-    set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};static")
-  endif()
 
   string(SUBSTRING "${lab}" 0 2 number)
   if(WORKBOOK_HAVE_SOLUTIONS)
@@ -208,9 +204,9 @@ function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/harness/limited.sh;compile")
 endfunction()
 
-# "name|text[|steps]": a mutant whose host code breaks one rule of the host-code audit (compiled, and read
-# by `workbook_audit object`), or whose #include lines do (INCLUDE_MUTANTS: never compiled, read by
-# `workbook_audit includes`). The audit must refuse it with a finding that contains `text`.
+# "name|text[|steps]": a mutant whose host code breaks one rule of the host-code audit (compiled, and
+# read by `workbook_audit object`), or, named include_*, whose #include lines do (never compiled,
+# read by `workbook_audit includes`). The audit must refuse it with a finding that contains `text`.
 function(_add_host_code_mutant lab spec)
   string(REPLACE "|" ";" fields "${spec}")
   list(GET fields 0 mutant)

@@ -87,6 +87,15 @@ const std::set<std::string> kPrivilegedInstructions = {
 const std::regex kVendorHeader(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc|nvPTXCompiler|nvJitLink)\w*(\.h(pp)?)?$|^(cub|thrust|cutlass|cute)/|^(cub|thrust|cutlass|cute)$)");
 const std::regex kVendorSymbol(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc)\w*|^(cub|thrust|cutlass|cute)::)");
 
+// Imports no lab's code may have, whatever its reference solution imports: a vendor library, an
+// allocation (device memory is a workspace the grader gives), an entry-point getter, dlopen or the
+// driver API (each reaches any function), and exit hooks. The allowance is generated from the
+// solution, so the generator refuses these, and so does the audit if an allowance were edited to list them.
+const std::regex kNeverAllowed(
+    R"(^((cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc)\w*|(cub|thrust|cutlass|cute)::.*|)"
+    R"(cuda(Malloc|Free|HostAlloc|HostRegister|MemPool)\w*|cuMem(Alloc|Free|Create|Map)\w*|cudaGetDriverEntryPoint\w*|)"
+    R"(dlopen|dlsym|dlvsym|dlmopen|cu[A-Z]\w*|atexit|__cxa_atexit|on_exit|at_quick_exit|__cxa_thread_atexit(_impl)?)$)");
+
 std::string run(const std::string& command) { return workbook::command_output(command); }
 
 std::string quoted(const std::string& path) {
@@ -429,6 +438,9 @@ std::string allowance_text(const std::string& object, const std::string& lab, co
        << "# comment is its demangled form.\n";
   std::set<std::pair<std::string, std::string>> imports, defines;
   for (const Symbol& s : symbols_of(object)) {
+    if (is_import(s.type) && std::regex_match(s.demangled, kNeverAllowed) && !kExitHooks.contains(s.mangled))
+      throw std::runtime_error("the reference solution of " + lab + " imports " + s.demangled +
+                               ", which no lab's code may: it cannot become what students may import");
     if (is_import(s.type) && !in_common_set(s.mangled, s.demangled) && !kExitHooks.contains(s.mangled))
       imports.insert({s.mangled, s.demangled});
     if (is_strong_definition(s.type) && s.mangled.find("_GLOBAL__N_") == std::string::npos) defines.insert({s.mangled, s.demangled});
@@ -470,7 +482,8 @@ std::vector<Finding> audit_object(const std::string& object, const std::string& 
   std::set<std::string> seen;
   for (const Symbol& s : symbols) {
     if (!is_import(s.type) || !seen.insert(s.mangled).second) continue;
-    if (in_common_set(s.mangled, s.demangled) || allowance.imports.contains(s.mangled)) continue;
+    if (in_common_set(s.mangled, s.demangled)) continue;
+    if (allowance.imports.contains(s.mangled) && !std::regex_match(s.demangled, kNeverAllowed)) continue;
     if (kExitHooks.contains(s.mangled)) {
       // nvcc's registration calls atexit() to unregister the file's kernels; any other reference,
       // from code or from data, is the student's.

@@ -1,7 +1,8 @@
 // Static checks on a lab's compiled code: no GPU needed, so they run in CI. They prove what the
 // handouts claim about the reference solution: no kernel spills to local memory, the kernels that
-// promise 16-byte loads and stores really issue them, the starter exports exactly the solution's
-// functions (so the one grader links with either), and neither calls or includes a vendor library.
+// promise 16-byte loads and stores really issue them, and the starter exports exactly the solution's
+// functions (so the one grader links with either). What either may include, import and define (no
+// vendor library, no allocation) is the host-code audit's (grader/harness/host_audit.h).
 //
 // The solution's kernels are read from its Hopper PTX (built by add_lab() with the same flags):
 // `ptxas -v` reports each kernel's registers, stack frame and spills, and the PTX shows the width
@@ -29,12 +30,7 @@ namespace {
 
 struct Arguments {
   std::string starter, solution, ptx, ptxas;
-  std::string vendor_steps_header;  // --vendor-steps=HEADER: report which steps use a vendor library
   std::vector<std::string> wide;  // parts of kernel names that promise 16-byte accesses
-  // Student code (static libraries and the sources they are built from) that must not use a vendor
-  // library; with expect_vendor, a mutant that does, which the check must catch.
-  std::vector<std::string> student_libraries, student_sources;
-  bool expect_vendor = false;
 };
 Arguments arguments;
 
@@ -118,138 +114,6 @@ TEST_CASE("the starter exports the same functions as the solution") {
   for (const std::string& name : starter) CHECK_MESSAGE(solution.contains(name), "the solution lacks ", name);
 }
 
-namespace {
-
-// The vendor libraries a lab must not lean on: the workbook's point is to write the kernels.
-const std::regex kVendorSymbol(R"(^\s*U\s+(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg)\w*)");
-const std::regex kVendorInclude(R"(^\s*#\s*include\s*[<"](cublas|cufft|cusparse|curand|cusolver|cudnn|cub/|thrust/|cutlass|cute/))");
-
-// Each use of a vendor library in the student code: an undefined symbol or an #include.
-std::vector<std::string> vendor_uses() {
-  std::vector<std::string> uses;
-  for (const std::string& library : arguments.student_libraries) {
-    std::istringstream lines(run("nm -u '" + library + "'"));
-    std::string line;
-    std::smatch m;
-    while (std::getline(lines, line))
-      if (std::regex_search(line, m, kVendorSymbol)) uses.push_back(library + " calls " + line.substr(line.find('U') + 2));
-  }
-  // Each source and the files it includes with quotes, found beside it (a solution in parts, a
-  // student's own header): a header-only library such as CUB leaves no undefined symbol to see.
-  const std::regex local_include(R"re(^\s*#\s*include\s*"([^"]+)")re");
-  std::vector<std::filesystem::path> pending(arguments.student_sources.begin(), arguments.student_sources.end());
-  std::set<std::filesystem::path> seen;
-  while (!pending.empty()) {
-    const std::filesystem::path source = pending.back();
-    pending.pop_back();
-    if (!seen.insert(source).second) continue;
-    std::ifstream lines(source);
-    if (!lines) throw std::runtime_error("cannot read " + source.string());
-    std::string line;
-    std::smatch m;
-    while (std::getline(lines, line)) {
-      if (std::regex_search(line, kVendorInclude)) uses.push_back(source.string() + ": " + line);
-      if (std::regex_search(line, m, local_include))
-        if (const std::filesystem::path beside = source.parent_path() / m[1].str(); std::filesystem::exists(beside))
-          pending.push_back(beside.lexically_normal());
-    }
-  }
-  return uses;
-}
-
-}  // namespace
-
-TEST_CASE("student code uses no vendor library (cuBLAS, cuFFT, CUB, Thrust, ...)") {
-  REQUIRE_MESSAGE(!(arguments.student_libraries.empty() && arguments.student_sources.empty()), "nothing to check");
-  const std::vector<std::string> uses = vendor_uses();
-  if (arguments.expect_vendor) {
-    CHECK_MESSAGE(!uses.empty(), "the check found no vendor library in code that uses one: it would let it through");
-  } else {
-    for (const std::string& use : uses) CHECK_MESSAGE(false, use, ": write the kernel instead");
-  }
-}
-
-// A launcher allocates no device memory: memory a step needs beyond its arrays is a workspace the
-// caller gives it (the problem's `workspace`, sized by the step's *_workspace_bytes()), as CUB's
-// callers give temporary storage. An allocation inside a launcher would be timed, would synchronize
-// the device, and (kept in a static, as lab 04's solution once did) would outlive the call and
-// assume one stream.
-TEST_CASE("student code allocates no device memory (it asks for a workspace)") {
-  if (arguments.student_libraries.empty()) return;
-  const std::regex allocation(R"(^\s*U\s+(cudaMalloc\w*|cuMemAlloc\w*))");
-  for (const std::string& library : arguments.student_libraries) {
-    std::istringstream lines(run("nm -u '" + library + "'"));
-    std::string line;
-    std::smatch m;
-    while (std::getline(lines, line))
-      if (std::regex_search(line, m, allocation))
-        CHECK_MESSAGE(false, library, " calls ", m[1].str(), ": take device memory from the problem's workspace instead");
-  }
-}
-
-// --vendor-steps=HEADER: which steps of the student's library call a vendor library, for `grade`.
-// Each launcher is named in the lab's header beside its step ("void sgemm_coalesced(...);  //
-// TODO(04.1)"). objdump's relocations give, per function, the symbols it refers to: a launcher
-// uses a vendor library when it refers to one, or to a function that does (followed to a fixed
-// point). Prints "04.1<TAB>cublasSgemm_v2" per step found, and "*<TAB>symbol" for a vendor call no
-// launcher is seen to reach (a call inside one object file needs no relocation): then every step
-// of the lab is judged to use it.
-int report_vendor_steps() {
-  std::map<std::string, std::string> step_of;  // launcher's name -> step id
-  {
-    std::ifstream header(arguments.vendor_steps_header);
-    if (!header) throw std::runtime_error("cannot read " + arguments.vendor_steps_header);
-    const std::regex declaration(R"(^\s*\w[\w:<>\s]*\s(\w+)\s*\(.*\)\s*;\s*//\s*TODO\((\d+\.\d+)\))");
-    std::string line;
-    std::smatch m;
-    while (std::getline(header, line))
-      if (std::regex_search(line, m, declaration)) step_of[m[1]] = m[2];
-  }
-  const std::regex vendor(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg)\w*|^(cub|thrust|cutlass|cute)::)");
-  std::map<std::string, std::set<std::string>> refers;  // function -> symbols its code refers to
-  for (const std::string& library : arguments.student_libraries) {
-    std::istringstream lines(run("objdump -dr -C --no-show-raw-insn '" + library + "' 2>/dev/null"));
-    const std::regex function(R"(^[0-9a-f]+ <(.*)>:$)");
-    const std::regex relocation(R"(R_X86_64_\w+\s+(.*?)(-0x[0-9a-f]+|\+0x[0-9a-f]+)?$)");
-    std::string line, current;
-    std::smatch m;
-    while (std::getline(lines, line)) {
-      if (std::regex_search(line, m, function)) current = m[1];
-      else if (!current.empty() && std::regex_search(line, m, relocation)) refers[current].insert(m[1]);
-    }
-  }
-  // The bare name of a demangled function, "sgemm_lab::sgemm_coalesced(...)" -> "sgemm_coalesced".
-  const auto bare = [](const std::string& name) {
-    const std::string before_arguments = name.substr(0, name.find('('));
-    const std::size_t colons = before_arguments.rfind("::");
-    return colons == std::string::npos ? before_arguments : before_arguments.substr(colons + 2);
-  };
-  // Which vendor symbols each function reaches, to a fixed point.
-  std::map<std::string, std::set<std::string>> reaches;
-  for (const auto& [function, symbols] : refers)
-    for (const std::string& symbol : symbols)
-      if (std::regex_search(symbol, vendor)) reaches[function].insert(symbol);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const auto& [function, symbols] : refers)
-      for (const std::string& symbol : symbols)
-        for (const auto& [callee, used] : reaches)
-          if (callee != function && (callee == symbol || callee.rfind(symbol + "(", 0) == 0))
-            for (const std::string& u : used) changed = reaches[function].insert(u).second || changed;
-  }
-  std::set<std::string> attributed, all_used;
-  for (const auto& [function, used] : reaches) {
-    all_used.insert(used.begin(), used.end());
-    const auto step = step_of.find(bare(function));
-    if (step == step_of.end()) continue;
-    for (const std::string& u : used) std::cout << step->second << '\t' << u << '\n';
-    attributed.insert(used.begin(), used.end());
-  }
-  for (const std::string& u : all_used)
-    if (!attributed.contains(u)) std::cout << "*\t" << u << '\n';
-  return 0;
-}
-
 int main(int argc, char** argv) {
   std::vector<const char*> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -260,19 +124,7 @@ int main(int argc, char** argv) {
     else if (auto v = value("--ptx="); !v.empty()) arguments.ptx = v;
     else if (auto v = value("--ptxas="); !v.empty()) arguments.ptxas = v;
     else if (auto v = value("--wide="); !v.empty()) arguments.wide.push_back(v);
-    else if (auto v = value("--student-library="); !v.empty()) arguments.student_libraries.push_back(v);
-    else if (auto v = value("--student-source="); !v.empty()) arguments.student_sources.push_back(v);
-    else if (auto v = value("--vendor-steps="); !v.empty()) arguments.vendor_steps_header = v;
-    else if (a == "--expect-vendor") arguments.expect_vendor = true;
     else rest.push_back(argv[i]);
-  }
-  if (!arguments.vendor_steps_header.empty()) {
-    try {
-      return report_vendor_steps();
-    } catch (const std::exception& error) {
-      std::cerr << "error: " << error.what() << '\n';
-      return 1;
-    }
   }
   doctest::Context context(static_cast<int>(rest.size()), rest.data());
   return context.run();
