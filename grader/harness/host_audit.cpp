@@ -206,7 +206,7 @@ std::string trimmed(const std::string& text) {
 }
 
 // Why including `name` is refused, or "".
-std::string include_refusal(const std::string& name, bool angled, const IncludeRules& rules) {
+std::string include_refusal(const std::string& name, const IncludeRules& rules) {
   const std::string allowed = "a lab's file may include the lab's own headers, the workbook's student headers "
                               "(workbook/...), and the CUDA toolkit's and the standard library's headers";
   if (name.empty()) return "an empty name";
@@ -228,8 +228,7 @@ std::string include_refusal(const std::string& name, bool angled, const IncludeR
   if (name.rfind("workbook/", 0) == 0 && rules.exists(rules.student_headers + "/" + name)) return "";
   if (rules.exists(rules.internals + "/" + name))
     return "the grader's own header, not one of the workbook's student headers (workbook/...): " + allowed;
-  (void)angled;  // resolved among the toolkit's and the compiler's own folders
-  return "";
+  return "";  // found among the toolkit's and the compiler's own folders
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,10 +366,13 @@ std::string function_at(const std::string& target, const std::map<std::pair<std:
 std::string describe(const Finding& finding) { return "[host-code] " + finding.what + ": " + finding.why; }
 
 bool in_common_set(const std::string& mangled, const std::string& demangled) {
-  for (const CommonEntry& entry : kCommonSet) {
-    const std::regex pattern(entry.pattern);
+  static const std::vector<std::regex> patterns = [] {  // compiled once: every symbol asks
+    std::vector<std::regex> compiled;
+    for (const CommonEntry& entry : kCommonSet) compiled.emplace_back(entry.pattern);
+    return compiled;
+  }();
+  for (const std::regex& pattern : patterns)
     if (std::regex_match(demangled, pattern) || std::regex_match(mangled, pattern)) return true;
-  }
   return false;
 }
 
@@ -387,7 +389,7 @@ std::vector<Finding> check_includes(const std::string& file_name, const std::str
     if (std::regex_search(line.text, incbin))
       refuse(line.number, line.text, "an assembler .incbin reads a file into the program: a lab's file reads no file");
     for (auto it = std::sregex_iterator(line.text.begin(), line.text.end(), has_include); it != std::sregex_iterator(); ++it)
-      if (const std::string why = include_refusal((*it)[3], (*it)[2] == "<", rules); !why.empty())
+      if (const std::string why = include_refusal((*it)[3], rules); !why.empty())
         refuse(line.number, line.text, why);
     if (!std::regex_match(line.text, m, directive)) continue;
     const std::string operand = trimmed(m[3]);
@@ -404,7 +406,7 @@ std::vector<Finding> check_includes(const std::string& file_name, const std::str
              "so that it can be checked before the compiler reads it");
       continue;
     }
-    if (const std::string why = include_refusal(operand.substr(1, end - 1), open == '<', rules); !why.empty())
+    if (const std::string why = include_refusal(operand.substr(1, end - 1), rules); !why.empty())
       refuse(line.number, line.text, why);
   }
   return findings;
