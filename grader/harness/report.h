@@ -1,6 +1,7 @@
 // Result rows and what is made of them: the console table, Gradescope's results.json and JUnit.
 // Each step runs in a process of its own (a crash must not take the other steps down), so rows
-// travel between processes as lines of text in a file; `--summarize` reads them back. Plain C++.
+// travel between processes as lines of text in a file; workbook_report (report_main.cpp) reads them
+// back. Plain C++.
 #pragma once
 
 #include <fstream>
