@@ -4,7 +4,8 @@
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
 #         [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>]
-#         [HOST_CODE_MUTANTS <name|finding>...] [HOPPER_SPECIFIC])
+#         [HOST_CODE_MUTANTS <name|finding>...] [TRACE_MUTANTS <name|defence|steps[|also-without]>...]
+#         [AUDIT_CLEAN_MUTANTS <name>...] [HOPPER_SPECIFIC])
 #
 # One call per lab builds, from the files the layout puts in fixed places:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
@@ -25,6 +26,13 @@
 # of those steps must fail naming it ("[defence]"); with that defence off (--without), the mutant must
 # clear them, or it proves nothing. also-without: defences off in both tests, comma-separated (where
 # two defences catch one cheat, each is proved with the other off).
+#
+# A TRACE_MUTANT gets its work onto the GPU in a way only the device trace (grader/harness/
+# device_trace.h) sees: a stream it was not given, a kernel launched past workbook::launch, a kernel
+# its file does not contain. As a DEFENCE_MUTANT, it must fail on its steps naming the defence with
+# everything on; and with the trace off (--no-device-trace) it must clear them: nothing else in the
+# grader stands between it and the bars. An AUDIT_CLEAN_MUTANT is one the host-code audit must pass
+# (a CPU test): what it does wrong is visible only on the device.
 #
 # A MUTANT_CONTROL shows that a mutant fails for its one named defect, not for something else in
 # it: the mutant's source built again with WORKBOOK_MUTANT_CONTROL defined, which fixes only that
@@ -53,7 +61,7 @@
 function(add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC"
     "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
-    "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES;HOST_CODE_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;AUDIT_CLEAN_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES;HOST_CODE_MUTANTS")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
@@ -142,7 +150,16 @@ function(add_lab lab)
     _add_lab_implementation(${lab} mutant_${mutant} "${grading}/mutants/${mutant}.cu" reject)
   endforeach()
   foreach(spec IN LISTS LAB_DEFENCE_MUTANTS)
-    _add_defence_mutant(${lab} "${spec}")
+    _add_defence_mutant(${lab} "${spec}" "")
+  endforeach()
+  foreach(spec IN LISTS LAB_TRACE_MUTANTS)
+    _add_defence_mutant(${lab} "${spec}" "--no-device-trace")
+  endforeach()
+  foreach(mutant IN LISTS LAB_AUDIT_CLEAN_MUTANTS)
+    set(name "${lab}.mutant_${mutant}: the host-code audit finds nothing in it")
+    add_test(NAME "${name}" COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_mutant_${mutant}>" "--topic=${mutant}"
+             "--allowance=${allowance}" "--binary=$<TARGET_FILE:grade_${lab}_mutant_${mutant}>")
+    set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};mutant;host-code")
   endforeach()
   foreach(spec IN LISTS LAB_MUTANT_CONTROLS)
     _add_mutant_control(${lab} "${spec}")
@@ -194,7 +211,7 @@ function(_add_sanitize_test lab kind tool expect test_cases)
   endif()
   add_test(NAME "${name}"
     COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/sanitize.sh" ${tool} ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
-            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations "--test-case=${test_cases}")
+            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations --no-device-trace "--test-case=${test_cases}")
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
@@ -241,8 +258,10 @@ function(_add_host_code_mutant lab spec)
   set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};mutant;host-code" PASS_REGULAR_EXPRESSION "\\[host-code\\][^\n]*${pattern}")
 endfunction()
 
-# "name|defence|02.1,02.2[|also-without]": see add_lab().
-function(_add_defence_mutant lab spec)
+# "name|defence|02.1,02.2[|also-without]": see add_lab(). `trace_off`: "" for a DEFENCE_MUTANT, whose
+# proof switches its defence off; "--no-device-trace" for a TRACE_MUTANT, whose proof switches the
+# device trace off instead.
+function(_add_defence_mutant lab spec trace_off)
   string(REPLACE "|" ";" fields "${spec}")
   list(LENGTH fields count)
   if(count LESS 3)
@@ -269,8 +288,13 @@ function(_add_defence_mutant lab spec)
 
   set(caught "${lab}.${kind}: [${defence}] rejects it on ${steps}")
   add_test(NAME "${caught}" COMMAND ${grader} "--test-case=${filter}" "--expect-reason=[${defence}]" ${also})
-  set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
-  add_test(NAME "${proof}" COMMAND ${grader} "--test-case=${filter}" "--without=${defence}" ${also})
+  if(trace_off)
+    set(proof "${lab}.${kind}: without the device trace it clears ${steps}")
+    add_test(NAME "${proof}" COMMAND ${grader} "--test-case=${filter}" "${trace_off}" ${also})
+  else()
+    set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
+    add_test(NAME "${proof}" COMMAND ${grader} "--test-case=${filter}" "--without=${defence}" ${also})
+  endif()
   set_tests_properties("${caught}" "${proof}" PROPERTIES LABELS "gpu;${lab};mutant;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
@@ -305,6 +329,16 @@ function(_build_lab_implementation lab kind source)
   # function or template instance, the linker keeps the first, so the grader's code runs its own.
   target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_baseline workbook_harness
                         workbook_core workbook_lab_support ${id}_${kind})
+  # The names the implementation (and the lab's given code) defines, beside the grader: the device
+  # trace counts a kernel as the student's own only if its name is one of them.
+  set(own_code "$<TARGET_FILE:${id}_${kind}>")
+  if(TARGET ${id}_given)
+    list(APPEND own_code "$<TARGET_FILE:${id}_given>")
+  endif()
+  add_custom_command(TARGET grade_${lab}_${kind} POST_BUILD
+    COMMAND workbook_audit defines "--write=$<TARGET_FILE:grade_${lab}_${kind}>.own_code" ${own_code}
+    VERBATIM)
+  add_dependencies(grade_${lab}_${kind} workbook_audit)
 endfunction()
 
 function(_add_lab_implementation lab kind source expect)

@@ -7,6 +7,8 @@
 //       (--binary: the grader linked with it, whose shared libraries' names it must not define)
 //   workbook_audit allowance --object=SOLUTION_LIBRARY --lab=LAB (--write=FILE | --check=FILE)
 //       the lab's allowance, generated from its reference solution, or checked against it
+//   workbook_audit defines --write=FILE LIBRARY...
+//       every name the libraries define, one per line: the student's own code, for the device trace
 // Each finding is printed as "[host-code] what: why". Exit 0: nothing found; 1: findings (or, with
 // --check, an allowance that no longer matches the solution); 2: bad usage or a tool that failed.
 #include <fstream>
@@ -72,14 +74,22 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
               << "What the solution's object file gives now:\n" << text;
     return 1;
   }
-  throw std::invalid_argument("unknown command '" + command + "': includes, object or allowance");
+  if (command == "defines") {
+    if (files.empty()) throw std::invalid_argument("defines takes the libraries whose names to write");
+    std::ofstream out(flag("write"));
+    for (const std::string& library : files)
+      for (const std::string& name : audit::defined_names(library)) out << name << '\n';
+    if (!out) throw std::runtime_error("cannot write " + flag("write"));
+    return 0;
+  }
+  throw std::invalid_argument("unknown command '" + command + "': includes, object, allowance or defines");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: workbook_audit includes|object|allowance --flag=value... [FILE]\n";
+    std::cerr << "usage: workbook_audit includes|object|allowance|defines --flag=value... [FILE]\n";
     return 2;
   }
   std::map<std::string, std::string> flags;

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <array>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -428,6 +427,25 @@ Allowance read_allowance(const std::string& path) {
     (kind == "import" ? allowance.imports : allowance.defines).insert(name);
   }
   return allowance;
+}
+
+std::vector<std::string> defined_names(const std::string& object) {
+  std::set<std::string> names;
+  // nvcc names each kernel's host stub "__device_stub_" + the kernel's device name, inside a name
+  // of its own ("_Z99__device_stub__ZN...", or a guard variable's "_ZGVZL108__device_stub__..."):
+  // the device name is what the trace reports. The host function of a kernel template in an
+  // anonymous namespace is mangled with an 'L' the device name lacks, so it alone would not match.
+  const std::regex stub(R"((\d+)__device_stub_)");
+  for (const Symbol& symbol : symbols_of(object)) {
+    if (is_import(symbol.type)) continue;
+    names.insert(symbol.mangled);
+    for (auto m = std::sregex_iterator(symbol.mangled.begin(), symbol.mangled.end(), stub); m != std::sregex_iterator(); ++m) {
+      const std::size_t length = std::stoul((*m)[1]), at = static_cast<std::size_t>(m->position(0) + (*m)[1].length());
+      const std::size_t prefix = std::string("__device_stub_").size();
+      if (length > prefix && at + length <= symbol.mangled.size()) names.insert(symbol.mangled.substr(at + prefix, length - prefix));
+    }
+  }
+  return {names.begin(), names.end()};
 }
 
 std::string allowance_text(const std::string& object, const std::string& lab, const std::string& command) {

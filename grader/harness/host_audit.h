@@ -71,6 +71,11 @@ bool in_common_set(const std::string& mangled, const std::string& demangled);
 std::vector<Finding> audit_object(const std::string& object, const std::string& topic, const Allowance& allowance,
                                   const std::set<std::string>& shared_exports);
 
+// Every name `object` defines (mangled), locally or not: the student's kernels among them. The
+// device trace counts a kernel as the student's own only if its name is one of these
+// (<grader>.own_code, written at build time).
+std::vector<std::string> defined_names(const std::string& object);
+
 // The names every shared library `binary` loads exports (ldd, then nm -D --defined-only).
 std::set<std::string> shared_library_exports(const std::string& binary);
 

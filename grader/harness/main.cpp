@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "device_trace.h"
 #include "peaks.h"
 #include "report.h"
 #include "resources.h"
@@ -30,7 +31,13 @@ Session& session() {
   return instance;
 }
 
-void record(const StepRow& row) { session().rows.push_back(row); }
+// A row graded without the device trace says so, in the column a student and Gradescope read.
+void record(const StepRow& row) {
+  StepRow kept = row;
+  if (!session().device_trace && (row.result == "PASS" || row.result == "FAIL"))
+    kept.reason += kept.reason.empty() ? "graded without the device trace" : " (graded without the device trace)";
+  session().rows.push_back(kept);
+}
 
 namespace {
 
@@ -46,6 +53,11 @@ std::vector<std::string>& registered_bench_columns() {
 
 std::map<std::string, ListFunction>& listings() {
   static std::map<std::string, ListFunction> registry;
+  return registry;
+}
+
+std::map<std::string, DrawnSizesFunction>& drawn_sizes() {
+  static std::map<std::string, DrawnSizesFunction> registry;
   return registry;
 }
 
@@ -107,7 +119,8 @@ struct Options {
   std::string rows_path, bench_path, expect_reason;
   std::string bars_path, calibrate_path;  // --bars, --calibrate
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
-  bool exact_allocations = false, list_steps = false, print_bench_columns = false;
+  bool exact_allocations = false, list_steps = false, print_bench_columns = false, device_trace = true;
+  bool print_drawn_sizes = false;
   std::set<Defence> disabled;
   std::uint64_t seed = 0;
   int as_compute_capability = 0;  // --as-compute-capability; 0: the GPU's own
@@ -136,12 +149,15 @@ constexpr const char* kUsage = R"(grader flags:
   --expect-reject        pass only if every test case fails, cleanly (mutants, starters)
   --expect-reason=TEXT   --expect-reject, and every step's failure must name TEXT ("[guard]")
   --without=DEFENCE      switch one integrity defence off (the mutant tests' proofs only)
+  --no-device-trace      grade without the device trace (CUPTI): under compute-sanitizer or Nsight,
+                         which hold CUPTI themselves, or where it cannot start; every row says so
   --as-compute-capability=NN
                          grade as if the GPU were compute capability NN (80: an A100), no higher
                          than its own: steps that need more are reported not applicable (the test
                          of that report)
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
   --list-steps           print each step's id, title and bar, tab-separated (no GPU needed)
+  --drawn-sizes          print the correctness sizes the lab draws from --seed (no GPU needed)
 )";
 
 // The doctest options the grader passes on; anything else that starts with '-' is a mistake that
@@ -173,7 +189,9 @@ Options parse(int argc, char** argv) {
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
     else if (std::strcmp(a, "--exact-allocations") == 0) o.exact_allocations = true;
+    else if (std::strcmp(a, "--no-device-trace") == 0) o.device_trace = false;
     else if (std::strcmp(a, "--list-steps") == 0) o.list_steps = true;
+    else if (std::strcmp(a, "--drawn-sizes") == 0) o.print_drawn_sizes = true;
     else if (std::strcmp(a, "--bench-columns") == 0) o.print_bench_columns = true;
     else if (starts_with(a, "--expect-reason=")) {
       o.expect_reason = value("--expect-reason=");
@@ -266,6 +284,11 @@ bool register_listing(const char* lab, ListFunction function) {
   return true;
 }
 
+bool register_drawn_sizes(const char* lab, DrawnSizesFunction function) {
+  drawn_sizes()[lab] = function;
+  return true;
+}
+
 bool register_calibration(const char* lab, CalibrateFunction function) {
   calibrations()[lab] = function;
   return true;
@@ -305,6 +328,12 @@ int main(int argc, char** argv) {
     for (const auto& [lab, list] : listings()) list();
     return 0;
   }
+  if (options.print_drawn_sizes) {
+    session().seed = options.seed;
+    session().correctness_only = options.correctness_only;
+    for (const auto& [lab, describe] : drawn_sizes()) std::cout << lab << ": " << describe() << '\n';
+    return 0;
+  }
   if (options.print_bench_columns) {
     for (std::size_t c = 0; c < bench_columns().size(); ++c) std::cout << (c == 0 ? "" : ",") << bench_columns()[c];
     std::cout << '\n';
@@ -339,6 +368,18 @@ int main(int argc, char** argv) {
     return kExitSkipped;
   }
   if (options.gpu_check) return 0;
+
+  // The device trace starts before the grader's first kernel, so that CUPTI sees every one; the
+  // benchmark sweeps grade nothing and run without it.
+  session().device_trace = options.device_trace && options.bench_path.empty();
+  if (session().device_trace) {
+    session().device_trace_failure = start_device_trace();
+    if (session().device_trace_failure.empty()) session().device_trace_failure = load_own_code();
+    if (!session().device_trace_failure.empty())
+      std::cout << "[workbook] error: the device trace could not start: " << session().device_trace_failure << '\n';
+  } else if (options.bench_path.empty()) {
+    std::cout << "[workbook] --no-device-trace: what the GPU ran is not traced; every row says so\n";
+  }
 
   session().compute_capability = device_facts().compute_capability;
   if (options.as_compute_capability != 0) {

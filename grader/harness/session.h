@@ -26,6 +26,12 @@ struct Session {
   // memcheck sees an access one element past an array (inside a guard it would be legal memory).
   bool exact_allocations = false;
   std::set<Defence> disabled;  // --without=NAME, for the mutant tests' proofs only
+  // The device trace (device_trace.h) audits every graded call unless --no-device-trace turned it
+  // off (under compute-sanitizer, which holds CUPTI itself); then every row says so. When it was
+  // asked for and could not start, `device_trace_failure` says why, and every step fails with it.
+  bool device_trace = true;
+  std::string device_trace_failure;
+  std::set<std::string> own_code;  // the names the student's file and the lab's given files define
   // The stream every launcher, baseline and reference is given: a non-blocking stream of the
   // grader's own, so that no work is ordered with it by accident (the legacy default stream
   // would wait for work on other streams, and a graph cannot be captured from it).
@@ -69,6 +75,11 @@ class BenchCsv : public CsvTable {
 // function the lab registered (workbook::list_steps<Lab>, in skeleton.h). No GPU needed.
 using ListFunction = void (*)();
 bool register_listing(const char* lab, ListFunction function);
+
+// `./workbook grade` shows the correctness sizes each lab drew from the run's seed (drawn_sizes.h):
+// the grader binary with --drawn-sizes --seed=N prints what the lab's function returns. No GPU needed.
+using DrawnSizesFunction = std::string (*)();
+bool register_drawn_sizes(const char* lab, DrawnSizesFunction function);
 
 // `./workbook calibrate` measures the reference solution's steps on this GPU and derives bars for
 // it: the grader binary with --calibrate=FILE calls the function the lab registered

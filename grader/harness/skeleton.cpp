@@ -103,72 +103,79 @@ std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launche
   return heaviest;
 }
 
-// The call runs once into a graph instead of onto the stream (relaxed mode: a launcher may still
-// allocate its workspace). A graph holds exactly the work the call put on the stream, whoever
-// launched it; the launch log holds what went through workbook::launch(). Kernels in the first
-// and not in the second bypassed it: their registers and occupancy were never reported, and a
-// bar about occupancy would judge the wrong kernel.
-std::string audit_launches(const std::function<void(cudaStream_t)>& call, cudaStream_t stream) {
-  CUDA_CHECK(cudaDeviceSynchronize());
-  clear_recorded_launches();
-  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-  std::string thrown;
-  try {
-    call(stream);
-  } catch (const std::exception& e) {
-    thrown = e.what();
+namespace {
+
+// "_Z...copy_kernel..." as a student reads it, or the name itself when it is no C++ name.
+std::string readable(const std::string& mangled) {
+  const std::string text = demangled(mangled);
+  return text.empty() ? mangled : text;
+}
+
+std::string describe(const DeviceActivity& a) {
+  std::ostringstream text;
+  switch (a.kind) {
+    case DeviceActivity::Kind::kKernel: return describe(readable(a.name).c_str(), a.grid, a.block);
+    case DeviceActivity::Kind::kCopy: text << "a " << a.copy_kind << " copy of " << a.bytes << " bytes"; break;
+    case DeviceActivity::Kind::kMemset: text << "a memset of " << a.bytes << " bytes"; break;
   }
-  cudaGraph_t graph = nullptr;
-  const cudaError_t captured = cudaStreamEndCapture(stream, &graph);
-  (void)cudaGetLastError();
-  if (!thrown.empty() || captured != cudaSuccess || graph == nullptr) {
-    if (graph != nullptr) cudaGraphDestroy(graph);
-    return tagged(Defence::kUnrecordedLaunch,
-                  "one call of the launcher could not be captured into a CUDA graph (" +
-                      (thrown.empty() ? std::string(cudaGetErrorString(captured)) : thrown) +
-                      "): a launcher only puts work on the stream it is given, and does not wait for it");
-  }
-  std::vector<LaunchRecord> recorded = recorded_launches();
-  std::size_t count = 0;
-  CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
-  std::vector<cudaGraphNode_t> nodes(count);
-  CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
-  std::string unrecorded;
+  return text.str();
+}
+
+}  // namespace
+
+// What the device ran (the trace) against what the call said it launched (the launch log). A
+// kernel the student's file does not define is someone else's work, however the launcher reached
+// it (a library's, the grader's: a function pointer needs no relocation that the host-code audit
+// could read); a copy between device memories is the copy engines doing a kernel's work. Anything
+// on another stream ran outside the timer's sight. A kernel with no record behind it, or a record
+// with no kernel, makes the reported registers and occupancy a fiction.
+std::string audit_device_work(const std::vector<DeviceActivity>& ran, std::vector<LaunchRecord> launches, cudaStream_t stream) {
+  const std::uint32_t given = trace_stream_id(stream);
+  std::string outside, unrecorded;
   int unrecorded_count = 0;
-  for (cudaGraphNode_t node : nodes) {
-    cudaGraphNodeType type{};
-    CUDA_CHECK(cudaGraphNodeGetType(node, &type));
-    if (type != cudaGraphNodeTypeKernel) continue;
-    cudaKernelNodeParams params{};
-    CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
-    const std::string name = kernel_name(params.func);
-    const auto same = [&](const LaunchRecord& r) {
-      const bool kernel = r.kernel == params.func || kernel_name(r.kernel) == name;
-      return kernel && r.grid.x == params.gridDim.x && r.grid.y == params.gridDim.y && r.grid.z == params.gridDim.z &&
-             r.block.x == params.blockDim.x && r.block.y == params.blockDim.y && r.block.z == params.blockDim.z &&
-             r.dynamic_shared_bytes == params.sharedMemBytes;
-    };
-    const auto match = std::find_if(recorded.begin(), recorded.end(), same);
-    if (match != recorded.end()) {
-      recorded.erase(match);
-    } else if (++unrecorded_count == 1) {
-      unrecorded = describe(name.c_str(), params.gridDim, params.blockDim);
+  for (const DeviceActivity& a : ran) {
+    if (defence_enabled(Defence::kForeignWork)) {
+      if (a.kind == DeviceActivity::Kind::kKernel && !session().own_code.contains(a.name))
+        return tagged(Defence::kForeignWork,
+                      describe(a) + " ran during the call, and your file does not contain it (a library's kernel, or the "
+                                    "grader's): a step's work is done by the kernels of your own file");
+      if (a.kind == DeviceActivity::Kind::kCopy && a.device_to_device)
+        return tagged(Defence::kForeignWork, describe(a) + " ran during the call: the copy engines did work that the "
+                                                           "step's kernels are to do");
     }
+    if (a.stream_id != given) {
+      if (outside.empty()) outside = describe(a);
+      continue;
+    }
+    if (a.kind != DeviceActivity::Kind::kKernel) continue;  // a copy or memset on the stream: timed, its own
+    const auto same = [&](const LaunchRecord& r) {
+      return r.stream == stream && kernel_name(r.kernel) == a.name && r.grid.x == a.grid.x && r.grid.y == a.grid.y &&
+             r.grid.z == a.grid.z && r.block.x == a.block.x && r.block.y == a.block.y && r.block.z == a.block.z &&
+             r.dynamic_shared_bytes == a.dynamic_shared_bytes;
+    };
+    if (const auto match = std::find_if(launches.begin(), launches.end(), same); match != launches.end())
+      launches.erase(match);
+    else if (++unrecorded_count == 1)
+      unrecorded = describe(a);
   }
-  cudaGraphDestroy(graph);
-  // A record on the captured stream with no kernel behind it was written by hand (recorded_launches()
-  // is a lab's to reach): the resources reported would be a kernel's that never ran. Records on other
-  // streams are [outside-timer]'s to judge.
-  std::erase_if(recorded, [&](const LaunchRecord& r) { return r.stream != stream; });
-  if (unrecorded_count == 0 && !recorded.empty())
+  if (!outside.empty() && defence_enabled(Defence::kOutsideTimer))
+    return tagged(Defence::kOutsideTimer, outside + " ran on a stream other than the one the launcher was given: the "
+                                                    "timer only sees that stream, so all of a launcher's work goes there");
+  if (!defence_enabled(Defence::kUnrecordedLaunch)) return "";
+  if (unrecorded_count > 0)
     return tagged(Defence::kUnrecordedLaunch,
-                  std::to_string(recorded.size()) + " launch record(s) with no kernel behind them, the first " +
-                      describe(kernel_name(recorded.front().kernel).c_str(), recorded.front().grid, recorded.front().block) +
+                  std::to_string(unrecorded_count) + " kernel launch(es) did not go through workbook::launch(), the first " +
+                      unrecorded + ": launch every kernel with workbook::launch(), so that the grader sees what ran");
+  // A record on the given stream with no kernel behind it was written by hand (recorded_launches()
+  // is a lab's to reach): the resources reported would be a kernel's that never ran. Records on
+  // other streams are [outside-timer]'s to judge (launches_off_stream).
+  std::erase_if(launches, [&](const LaunchRecord& r) { return r.stream != stream; });
+  if (!launches.empty())
+    return tagged(Defence::kUnrecordedLaunch,
+                  std::to_string(launches.size()) + " launch record(s) with no kernel behind them, the first " +
+                      describe(kernel_name(launches.front().kernel).c_str(), launches.front().grid, launches.front().block) +
                       ": launch every kernel with workbook::launch(), and record nothing by hand");
-  if (unrecorded_count == 0) return "";
-  return tagged(Defence::kUnrecordedLaunch,
-                std::to_string(unrecorded_count) + " kernel launch(es) did not go through workbook::launch(), the first " +
-                    unrecorded + ": launch every kernel with workbook::launch(), so that the grader sees what ran");
+  return "";
 }
 
 std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream) {

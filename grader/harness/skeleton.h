@@ -52,6 +52,8 @@
 
 #include "buffers.h"
 #include "defences.h"
+#include "device_trace.h"
+#include "drawn_sizes.h"
 #include "peaks.h"
 #include "report.h"
 #include "resources.h"
@@ -213,9 +215,11 @@ std::string failure_of(Body&& body) {
 std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches);
 
 // The defences' verdicts, each "" or a tagged failure (skeleton.cpp).
-// [unrecorded-launch]: one call captured into a CUDA graph; every kernel in it must be one that the
-// call launched through workbook::launch().
-std::string audit_launches(const std::function<void(cudaStream_t)>& call, cudaStream_t stream);
+// [foreign-work] / [outside-timer] / [unrecorded-launch]: what the device trace saw one call run,
+// against the launches it recorded through workbook::launch(): every kernel the student's own (its
+// name among session().own_code), on the given stream, recorded with the same grid, block and
+// shared memory; no record without its kernel; no device-to-device copy.
+std::string audit_device_work(const std::vector<DeviceActivity>& ran, std::vector<LaunchRecord> launches, cudaStream_t stream);
 // [outside-timer]: a launch on a stream other than the one the launcher was given.
 std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream);
 // [outside-timer]: the call waited for the device, or the host clock ran over the event clock by
@@ -249,21 +253,23 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.reference = reference;
   const auto call = [&](cudaStream_t s) { launcher(timed.problem, s); };
 
-  if (defence_enabled(Defence::kUnrecordedLaunch)) m.failure = audit_launches(call, stream);
-
-  // The candidate's calls: each records its launches and checks their stream; before each, fresh
-  // inputs and poisoned outputs; after each, its output and its inputs checked on the device.
+  // The candidate's calls: each records its launches and checks their stream, and the device trace
+  // audits what each ran; before each, fresh inputs and poisoned outputs; after each, its output
+  // and its inputs checked on the device.
   const bool fresh = defence_enabled(Defence::kRememberedWork);
   const int capacity = timed.timing.warmup_runs + timed.timing.max_runs;
   RunChecks output_checks(capacity), input_checks(capacity);
   std::vector<LaunchRecord> launches;
-  std::string off_stream;
+  std::string off_stream, traced;
   TimedWork candidate;
   candidate.run = [&](cudaStream_t s) {
     clear_recorded_launches();
     call(s);
     launches = recorded_launches();
     if (off_stream.empty()) off_stream = launches_off_stream(launches, s);
+  };
+  candidate.traced = [&](std::vector<DeviceActivity>&& ran, int) {
+    if (traced.empty()) traced = audit_device_work(ran, launches, stream);
   };
   if (fresh) {
     candidate.before = [&](cudaStream_t s, int) {
@@ -276,7 +282,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     };
   }
   const std::vector<Timing> timings = time_interleaved(
-      {{timed.baseline, {}, {}}, candidate, {timed.reference, {}, {}}}, stream, timed.timing);
+      {{timed.baseline, {}, {}, {}}, candidate, {timed.reference, {}, {}, {}}}, stream, timed.timing);
   m.baseline_ms = timings[0].median_ms;
   m.candidate_ms = timings[1].median_ms;
   m.reference_ms = timings[2].median_ms;
@@ -298,7 +304,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
   if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
   m.failure = first_of({
-      m.failure,
+      traced,
       defence_enabled(Defence::kOutsideTimer) ? off_stream : "",
       defence_enabled(Defence::kOutsideTimer) ? work_outside_timer(timings[1], timings[0]) : "",
       first_failed_call(output_checks.download(), input_checks.download(), fresh ? timings[1].calls : 1, fresh),
@@ -368,8 +374,9 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
   const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
   give_workspace(step, c->problem, c->arrays);
   clear_recorded_launches();
+  std::vector<DeviceActivity> ran;
   if (step.launcher != nullptr)
-    c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream);
+    c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
   const std::string where = c->where + ": ";
   if (std::string why = c->check_output(); !why.empty()) return where + why;
   if (std::string why = c->arrays.guard_violations(); !why.empty() && defence_enabled(Defence::kGuard))
@@ -378,6 +385,8 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     return where + tagged(Defence::kInputChanged, why);
   if (defence_enabled(Defence::kOutsideTimer))
     if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
+  if (device_trace_running())
+    if (std::string why = audit_device_work(ran, recorded_launches(), stream); !why.empty()) return where + why;
   if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
     if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
   if (defence_enabled(Defence::kStageReuse))
@@ -477,6 +486,14 @@ void grade_step(const char* id) {
     ++session().not_applicable_steps;
     const std::string note = std::string(step.id) + " " + why;  // a bare const char* prints as its address
     MESSAGE(note);
+    return;
+  }
+  if (session().device_trace && !session().device_trace_failure.empty()) {
+    failed.reason = "the device trace could not start: " + session().device_trace_failure +
+                    ". Grading needs it to see what ran on the GPU; ./workbook grade --no-device-trace grades without "
+                    "it, and its report then says so";
+    record(failed);
+    FAIL_CHECK(failed.reason);
     return;
   }
   REQUIRE_MESSAGE((step.launcher != nullptr || step.measurement != nullptr), step.id,
@@ -713,11 +730,14 @@ void calibrate(const std::string& profile_path) {
   }
 }
 
-// What `./workbook list` and `./workbook calibrate` need of a lab: its grader.cpp registers it
-// once, `const bool kRegistered = workbook::register_lab<MyLab>();`.
+// What `./workbook list`, `./workbook calibrate` and the drawn sizes' line of `./workbook grade` need
+// of a lab: its grader.cpp registers it once, `const bool kRegistered = workbook::register_lab<MyLab>();`.
+// Every lab draws some of its correctness sizes from the seed (drawn_sizes.h) and says which:
+// Lab::drawn_sizes().
 template <typename Lab>
 bool register_lab() {
-  return register_listing(Lab::kName, list_steps<Lab>) && register_calibration(Lab::kName, calibrate<Lab>);
+  return register_listing(Lab::kName, list_steps<Lab>) && register_calibration(Lab::kName, calibrate<Lab>) &&
+         register_drawn_sizes(Lab::kName, Lab::drawn_sizes);
 }
 
 }  // namespace workbook

@@ -1,6 +1,8 @@
 #include "timing.h"
 
+#include <algorithm>
 #include <chrono>
+#include <random>
 
 #include "stats.h"
 #include "workbook/cuda.h"
@@ -82,6 +84,21 @@ class HostGate {
     CUDA_CHECK(cudaGetLastError());
   }
   void open() { __atomic_store_n(&flags_[0], ticket_, __ATOMIC_RELEASE); }
+  // The gate's own run in a trace window, taken out of it: the rest is the call's.
+  static void remove_from(std::vector<DeviceActivity>& ran, cudaStream_t stream) {
+    static const std::string name = [] {
+      const char* text = nullptr;
+      CUDA_CHECK(cudaFuncGetName(&text, reinterpret_cast<const void*>(wait_for_host_kernel)));
+      return std::string(text);
+    }();
+    const std::uint32_t stream_id = trace_stream_id(stream);
+    for (auto a = ran.begin(); a != ran.end(); ++a)
+      if (a->kind == DeviceActivity::Kind::kKernel && a->name == name && a->stream_id == stream_id && a->grid.x == 1 &&
+          a->block.x == 1) {
+        ran.erase(a);
+        return;
+      }
+  }
   // Whether the last gate gave up waiting: the call in between waited for the device.
   bool gave_up() const { return __atomic_load_n(&flags_[1], __ATOMIC_ACQUIRE) == ticket_; }
 
@@ -101,11 +118,22 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   std::vector<int> calls(count, 0), waits(count, 0);
   std::vector<std::vector<double>> samples(count), overruns(count);
   Event start, stop;
+  // Which of a work's calls the device trace audits: every warm-up call and a random quarter of the
+  // timed ones, drawn from the machine's entropy (not the printed seed), so that a launcher cannot
+  // know which. A traced call is checked like any other but gives no sample: recording slows
+  // kernels of many blocks, and the baseline and the reference are never traced, so every sample
+  // of every work is timed the same way.
+  std::mt19937 draw(std::random_device{}());
+  const auto trace_this = [&](std::size_t w, bool timed) {
+    return works[w].traced && device_trace_running() && (!timed || draw() % 4 == 0);
+  };
   // One call of work w, warm-up or timed alike: the hooks around it, and both clocks.
   const auto call = [&](std::size_t w, bool timed) {
+    const bool traced = trace_this(w, timed);
     if (works[w].before) works[w].before(stream, calls[w]);
     if (options.flush_l2) flusher.flush(stream);
     CUDA_CHECK(cudaDeviceSynchronize());  // the whole device idle: nothing earlier runs into this call
+    if (traced) open_trace_window();      // outside both clocks
     gate.close(stream);
     const auto host_start = Clock::now();
     CUDA_CHECK(cudaEventRecord(start.get(), stream));
@@ -114,10 +142,16 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     gate.open();
     CUDA_CHECK(cudaDeviceSynchronize());  // every stream, not only the timed one
     const double host_ms = std::chrono::duration<double, std::milli>(Clock::now() - host_start).count();
+    if (traced) {
+      std::vector<DeviceActivity> ran = close_trace_window();
+      HostGate::remove_from(ran, stream);
+      works[w].traced(std::move(ran), calls[w]);
+    }
     if (works[w].after) works[w].after(stream, calls[w]);
     ++calls[w];
     if (!timed) return;
     waits[w] += gate.gave_up();
+    if (traced) return;  // checked, not timed
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     samples[w].push_back(ms);
@@ -129,7 +163,9 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   const auto began = Clock::now();
   for (int run = 0; run < options.max_runs; ++run) {
     for (std::size_t w = 0; w < count; ++w) call(w, true);
-    if (run + 1 < options.min_runs) continue;
+    std::size_t fewest = samples.front().size();  // a traced call gives no sample
+    for (const auto& s : samples) fewest = std::min(fewest, s.size());
+    if (fewest < static_cast<std::size_t>(options.min_runs)) continue;
     bool precise = true;
     for (const auto& s : samples)
       precise = precise && relative_standard_error(s) <= options.target_relative_standard_error;
@@ -148,17 +184,20 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
 std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStream_t stream,
                                      const TimingOptions& options) {
   std::vector<TimedWork> timed;
-  for (const GpuWork& work : works) timed.push_back({work, {}, {}});
+  for (const GpuWork& work : works) timed.push_back({work, {}, {}, {}});
   return time_interleaved(timed, stream, options);
 }
 
-double time_one_call_ms(const GpuWork& work, cudaStream_t stream) {
+double time_one_call_ms(const GpuWork& work, cudaStream_t stream, std::vector<DeviceActivity>* ran) {
   const Event start, stop;
   CUDA_CHECK(cudaDeviceSynchronize());
+  open_trace_window();
   CUDA_CHECK(cudaEventRecord(start.get(), stream));
   work(stream);
   CUDA_CHECK(cudaEventRecord(stop.get(), stream));
   CUDA_CHECK(cudaDeviceSynchronize());  // every stream: work elsewhere must not be checked half-done
+  std::vector<DeviceActivity> activities = close_trace_window();
+  if (ran != nullptr) *ran = std::move(activities);
   float ms = 0;
   CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
   return ms;

@@ -18,16 +18,21 @@
 #include <string>
 #include <vector>
 
+#include "device_trace.h"
+
 namespace workbook {
 
 using GpuWork = std::function<void(cudaStream_t)>;
 // Untimed work around one call of a timed work; `call` counts its calls, warm-up included.
 using CallHook = std::function<void(cudaStream_t, int call)>;
+// What the device ran during one call of a timed work (device_trace.h), the grader's gate removed.
+using TraceHook = std::function<void(std::vector<DeviceActivity>&& ran, int call)>;
 
 struct TimedWork {
   GpuWork run;       // what is timed
   CallHook before;   // before each call, untimed (fresh inputs, poisoned outputs); may be empty
   CallHook after;    // after each call, untimed (check the output it left); may be empty
+  TraceHook traced;  // after each call, while the device trace runs: what the call ran; may be empty
 };
 
 struct TimingOptions {
@@ -57,6 +62,7 @@ std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStre
 // One call of `work`, started with the whole device idle and timed by events on `stream`; returns
 // with the whole device idle again. A correctness case's call: its duration checks a measurement
 // the call reports (lab 01's clock64() cycles), nothing more.
-double time_one_call_ms(const GpuWork& work, cudaStream_t stream);
+// While the device trace runs, *ran (if given) receives what the device ran during the call.
+double time_one_call_ms(const GpuWork& work, cudaStream_t stream, std::vector<DeviceActivity>* ran = nullptr);
 
 }  // namespace workbook

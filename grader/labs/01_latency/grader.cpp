@@ -223,6 +223,7 @@ struct LatencyLab {
         std::vector<std::size_t> counts = {1, 2, 31, 32, 33, 1000, 100003};
         for (std::size_t per_block : {128, 128 * 8, 128 * 16}) counts.insert(counts.end(), {per_block - 1, per_block, per_block + 1});
         if (!small) counts.push_back(timed_chains() + 5);
+        for (std::size_t chains : drawn()) counts.push_back(chains);
         for (const LaunchShape& shape : {kLowOccupancy, LaunchShape{256, 0}, LaunchShape{32, 0}})
           for (std::size_t chains : counts) cases.push_back({Kind::kIlp, chains, chains > 200000 ? 16 : 37, shape});
         cases.push_back({Kind::kIlp, 33, 1, kLowOccupancy});
@@ -230,6 +231,20 @@ struct LatencyLab {
       }
     }
     return cases;
+  }
+
+  // Drawn from the seed (drawn_sizes.h), for 01.4's chains: any count up to 5,000, and one up to
+  // 2^20 that is no multiple of 2,048 chains, a block's worth at 16 chains per thread: every residue
+  // modulo a block's worth at any ILP the step allows is as likely as any other.
+  static std::vector<std::size_t> drawn() {
+    workbook::SizeDraw draw(kName);
+    const bool small = workbook::session().correctness_only;  // under compute-sanitizer
+    const std::size_t first = draw.any(1, 5'000);
+    return {first, draw.off_tile(5'001, std::size_t{1} << (small ? 16 : 20), 2'048)};
+  }
+  static std::string drawn_sizes() {
+    const std::vector<std::size_t> chains = drawn();
+    return std::to_string(chains[0]) + " and " + std::to_string(chains[1]) + " chains for 01.4, at three block sizes";
   }
 
   static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {

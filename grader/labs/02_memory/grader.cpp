@@ -118,11 +118,27 @@ struct MemoryLab {
     // A large size that is a multiple of nothing useful (left out under compute-sanitizer): many
     // stages for every SM.
     if (!workbook::session().correctness_only) sizes.push_back((std::size_t{1} << 24) + 1001);
+    // And two drawn from the seed, which no list can anticipate.
+    for (std::size_t n : drawn()) sizes.push_back(n);
     // Four block sizes, so that a kernel that assumes one is caught.
     std::vector<CaseSpec> cases;
     for (const LaunchShape& shape : {kLowOccupancy, kOneWarpPerSm, LaunchShape{256, 0}, LaunchShape{32, 0}})
       for (std::size_t n : sizes) cases.push_back({n, shape});
     return cases;
+  }
+
+  // Drawn from the seed (drawn_sizes.h): any size up to 2^20, and one up to 2^24 that is no multiple
+  // of 65,536 floats, the most any step hands one block (a stage pair of 02.6's ring, 64 float4 of
+  // 256 threads): every residue modulo every step's work per block is as likely as any other.
+  static std::vector<std::size_t> drawn() {
+    workbook::SizeDraw draw(kName);
+    const bool small = workbook::session().correctness_only;  // under compute-sanitizer
+    const std::size_t first = draw.any(1, small ? 70'000 : std::size_t{1} << 20);
+    return {first, draw.off_tile(small ? 70'001 : (std::size_t{1} << 20) + 1, std::size_t{1} << (small ? 18 : 24), 65'536)};
+  }
+  static std::string drawn_sizes() {
+    const std::vector<std::size_t> n = drawn();
+    return "n = " + std::to_string(n[0]) + " and " + std::to_string(n[1]) + ", at four block sizes";
   }
 
   static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {

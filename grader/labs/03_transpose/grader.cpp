@@ -107,10 +107,30 @@ struct TransposeLab {
     // size the last bar is measured at, and the bar's own size (not under compute-sanitizer).
     if (!workbook::session().correctness_only)
       shapes.insert(shapes.end(), {{1023, 2049}, {2049, 1023}, {4000, 4000}, {2048, 2048}, {4096, 4096}, kOddShape, kBarShape});
+    for (const Shape& shape : drawn()) shapes.push_back(shape);
     std::vector<CaseSpec> cases;
     for (const Shape& shape : shapes) cases.push_back({shape});
     for (const Shape& shape : {Shape{64, 64}, Shape{31, 33}, Shape{200, 72}}) cases.push_back({shape, 1, 3});
     return cases;
+  }
+
+  // Drawn from the seed (drawn_sizes.h), rows and columns apart: any small matrix, a large one whose
+  // rows and columns are no multiples of 64 (every step's tile is 32 or 64 on a side), and a thin
+  // one, so that neither dimension's last tile is whole by luck.
+  static std::vector<Shape> drawn() {
+    workbook::SizeDraw draw(kName);
+    const int large = workbook::session().correctness_only ? 1100 : 4500;  // small under compute-sanitizer
+    const auto any = [&](int low, int high) { return static_cast<int>(draw.any(low, high)); };
+    const auto off_tile = [&](int low, int high) { return static_cast<int>(draw.off_tile(low, high, 64)); };
+    const Shape small{any(1, 700), any(1, 700)};
+    const Shape big{off_tile(701, large), off_tile(701, large)};
+    const Shape thin{any(1, 40), off_tile(701, 4 * large)};
+    return {small, big, thin};
+  }
+  static std::string drawn_sizes() {
+    std::string text;
+    for (const Shape& shape : drawn()) text += (text.empty() ? "" : ", ") + shape.describe();
+    return text;
   }
 
   static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {

@@ -219,10 +219,29 @@ struct SgemmLab {
     // (not under compute-sanitizer).
     if (!workbook::session().correctness_only)
       shapes.insert(shapes.end(), {{1000, 1000, 1000}, {1023, 1025, 1027}, {4095, 4097, 4093}, kBarShape});
+    for (const Shape& s : drawn()) shapes.push_back(s);
     std::vector<CaseSpec> cases;
     for (const Shape& s : shapes) cases.push_back({s});
     for (const Shape& s : {Shape{64, 64, 64}, Shape{33, 65, 129}}) cases.push_back({s, 1, 2, 3});
     return cases;
+  }
+
+  // Drawn from the seed (drawn_sizes.h), m, n and k apart: any small product, and a larger one whose
+  // m and n are no multiples of 256 (the widest tile a step uses) and whose k is no multiple of 64
+  // (the deepest slice of k a step loads at once), so no dimension's last tile is whole by luck.
+  static std::vector<Shape> drawn() {
+    workbook::SizeDraw draw(kName);
+    const bool small = workbook::session().correctness_only;  // under compute-sanitizer
+    const auto any = [&](int low, int high) { return static_cast<int>(draw.any(low, high)); };
+    const auto off_tile = [&](int low, int high, int tile) { return static_cast<int>(draw.off_tile(low, high, tile)); };
+    const Shape few{any(1, 300), any(1, 300), any(1, 300)};
+    const int wide = small ? 600 : 2300, deep = small ? 300 : 1500;
+    const Shape many{off_tile(257, wide, 256), off_tile(257, wide, 256), off_tile(65, deep, 64)};
+    return {few, many};
+  }
+  static std::string drawn_sizes() {
+    const std::vector<Shape> shapes = drawn();
+    return shapes[0].describe() + " and " + shapes[1].describe();
   }
 
   static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {

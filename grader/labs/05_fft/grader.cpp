@@ -219,7 +219,21 @@ struct FftLab {
   static std::vector<CaseSpec> correctness_cases() {
     std::vector<CaseSpec> cases = {{0}, {1}, {3}, {64 + 1}, {3, Signal::kImpulse}, {3, Signal::kTone}, {3, Signal::kRandom, 4}};
     if (!workbook::session().correctness_only) cases.push_back({kBarBatch.transforms});  // not under compute-sanitizer
+    for (int batch : drawn()) cases.push_back({batch});
     return cases;
+  }
+
+  // Drawn from the seed (drawn_sizes.h): a batch checked on the CPU, and a larger one that is no
+  // multiple of 64 transforms, more than any step's block holds: its last block is never full.
+  static std::vector<int> drawn() {
+    workbook::SizeDraw draw(kName);
+    const bool small = workbook::session().correctness_only;  // under compute-sanitizer
+    const int first = static_cast<int>(draw.any(1, kCpuCheckLimit));
+    return {first, static_cast<int>(draw.off_tile(kCpuCheckLimit + 1, small ? 3'000 : 70'000, 64))};
+  }
+  static std::string drawn_sizes() {
+    const std::vector<int> batch = drawn();
+    return "batches of " + std::to_string(batch[0]) + " and " + std::to_string(batch[1]) + " transforms";
   }
 
   // Batches up to this many transforms are checked on the CPU, point by point; larger ones on the GPU.

@@ -104,11 +104,27 @@ struct ReduceScanLab {
     for (std::size_t block : {256, 512, 4096, 256 * 256, 4096 * 256}) sizes.insert(sizes.end(), {block - 1, block, block + 1});
     if (!workbook::session().correctness_only) sizes.insert(sizes.end(), {(std::size_t{1} << 24) + 1, kTimedInts});
     std::vector<CaseSpec> cases;
+    for (std::size_t n : drawn()) sizes.push_back(n);
     const Operation operation = operation_of(step);
     for (std::size_t n : sizes) cases.push_back({operation, n, 0, 0});
     for (std::size_t n : {std::size_t{33}, std::size_t{4097}, std::size_t{1000003}})  // pointers not 16-byte aligned
       cases.push_back({operation, n, 1, 3});
     return cases;
+  }
+
+  // Drawn from the seed (drawn_sizes.h): any size up to 2^20, and one up to 2^25 that is no multiple
+  // of 2^20, a tile of tiles: every residue modulo a block's, a tile's and a tile of tiles' worth of
+  // elements is as likely as any other.
+  static std::vector<std::size_t> drawn() {
+    workbook::SizeDraw draw(kName);
+    const bool small = workbook::session().correctness_only;  // under compute-sanitizer
+    const std::size_t tile_of_tiles = std::size_t{1} << 20;
+    const std::size_t first = draw.any(1, small ? 70'000 : tile_of_tiles);
+    return {first, small ? draw.off_tile(70'001, std::size_t{1} << 18, 4096) : draw.off_tile(tile_of_tiles + 1, std::size_t{1} << 25, tile_of_tiles)};
+  }
+  static std::string drawn_sizes() {
+    const std::vector<std::size_t> n = drawn();
+    return "n = " + std::to_string(n[0]) + " and " + std::to_string(n[1]) + ", for the sums and the scans";
   }
 
   static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {

@@ -1,0 +1,66 @@
+// Device-trace mutant [foreign-work]: part of the copy is done by a kernel that is not in the
+// student's file: the grader's own baseline, reached without any relocation that names it.
+// workbook::launch remembers, in a map that lives in a header every lab includes, each kernel it
+// let use more than 48 KiB of shared memory, the grader's among them (the baseline, run at low
+// occupancy with its padding). The launcher reads the map's keys, asks the CUDA runtime for each
+// one's name (cudaFuncGetName, which every lab may call) and, once the baseline has run, launches it
+// through workbook::launch like its own kernel, on the given stream, with a record that matches.
+// Nothing in its object file names another kernel, so the host-code audit passes it; only the device
+// trace, which checks every kernel that ran against the names the student's file defines, sees it.
+#include <cstring>
+
+#include "memory.h"
+#include "workbook/launch.cuh"
+
+namespace {
+// Four float4 per thread, each warp's loads side by side; the last block copies the n % 4 tail.
+constexpr int kVectorsPerThread = 4;
+__global__ void copy_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  const std::size_t vectors = n / 4;
+  const std::size_t first = std::size_t{blockIdx.x} * blockDim.x * kVectorsPerThread + threadIdx.x;
+  float4 v[kVectorsPerThread];
+#pragma unroll
+  for (int i = 0; i < kVectorsPerThread; ++i)
+    if (first + i * blockDim.x < vectors) v[i] = reinterpret_cast<const float4*>(in)[first + i * blockDim.x];
+#pragma unroll
+  for (int i = 0; i < kVectorsPerThread; ++i)
+    if (first + i * blockDim.x < vectors) reinterpret_cast<float4*>(out)[first + i * blockDim.x] = v[i];
+  if (blockIdx.x == gridDim.x - 1 && vectors * 4 + threadIdx.x < n) out[vectors * 4 + threadIdx.x] = in[vectors * 4 + threadIdx.x];
+}
+unsigned blocks_for(std::size_t n, int threads) {
+  const std::size_t per_block = std::size_t(threads) * kVectorsPerThread * 4;
+  return static_cast<unsigned>(n / per_block + 1);
+}
+
+using CopyKernel = void (*)(const float*, float*, std::size_t);
+
+// A kernel that workbook::launch has seen, whose name contains `wanted`; null until there is one.
+CopyKernel kernel_named(const char* wanted) {
+  for (const auto& [kernel, bytes] : workbook::shared_memory_allowed()) {
+    const char* name = nullptr;
+    if (cudaFuncGetName(&name, kernel) == cudaSuccess && name != nullptr && std::strstr(name, wanted) != nullptr)
+      return reinterpret_cast<CopyKernel>(const_cast<void*>(kernel));
+  }
+  return nullptr;
+}
+
+void copy(const memory_lab::CopyProblem& p, cudaStream_t stream) {
+  static CopyKernel baseline = nullptr;
+  if (baseline == nullptr) baseline = kernel_named("copy_one_float_per_thread_kernel");
+  // The defect: once it can, the grader's kernel copies the first 4096 floats.
+  const std::size_t head = baseline == nullptr ? 0 : p.n < 4096 ? p.n : 4096;
+  if (head > 0) workbook::launch(baseline, dim3(static_cast<unsigned>((head + 255) / 256)), dim3(256), 0, stream, p.in, p.out, head);
+  if (p.n > head)
+    workbook::launch(copy_kernel, dim3(blocks_for(p.n - head, p.threads_per_block)), dim3(p.threads_per_block),
+                     p.occupancy_padding_bytes, stream, p.in + head, p.out + head, p.n - head);
+}
+}  // namespace
+
+namespace memory_lab {
+void copy_several_floats(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
+void copy_float2(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
+void copy_float4(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
+void copy_many_float4(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
+void copy_at_memcpy_speed(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
+void copy_with_copy_engine(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
+}  // namespace memory_lab
