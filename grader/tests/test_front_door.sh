@@ -133,5 +133,22 @@ for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
   echo "ok: each step of $(basename "$starter") is selected alone by its filter"
 done
 
+# The sizes each lab draws from the seed: shown without a GPU, the same for the same seed (so that
+# --seed replays them), not the same for another; the large draw of each lab is no multiple of its
+# largest tile.
+for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
+  first=$("$starter" --drawn-sizes --seed=42) again=$("$starter" --drawn-sizes --seed=42) other=$("$starter" --drawn-sizes --seed=43)
+  if [ -z "$first" ] || [ "$first" != "$again" ] || [ "$first" = "$other" ]; then
+    echo "FAIL: $(basename "$starter") --drawn-sizes: '$first', again '$again', seed 43 '$other'"
+    failures=$((failures + 1))
+  else
+    echo "ok: $first"
+  fi
+done
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+  read -r n < <("$(dirname "$(dirname "$grader")")/05_fft/grade_05_fft_starter" --drawn-sizes "--seed=$seed" | grep -oE '[0-9]+ transforms' | grep -oE '[0-9]+')
+  [ $((n % 64)) -ne 0 ] || { echo "FAIL: seed $seed drew a batch of $n, a multiple of 64"; failures=$((failures + 1)); }
+done
+
 echo "$failures failed"
 [ "$failures" -eq 0 ]
