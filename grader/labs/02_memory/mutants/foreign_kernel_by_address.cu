@@ -9,29 +9,9 @@
 // trace, which checks every kernel that ran against the names the student's file defines, sees it.
 #include <cstring>
 
-#include "memory.h"
-#include "workbook/launch.cuh"
+#include "student_copy.cuh"
 
 namespace {
-// Four float4 per thread, each warp's loads side by side; the last block copies the n % 4 tail.
-constexpr int kVectorsPerThread = 4;
-__global__ void copy_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
-  const std::size_t vectors = n / 4;
-  const std::size_t first = std::size_t{blockIdx.x} * blockDim.x * kVectorsPerThread + threadIdx.x;
-  float4 v[kVectorsPerThread];
-#pragma unroll
-  for (int i = 0; i < kVectorsPerThread; ++i)
-    if (first + i * blockDim.x < vectors) v[i] = reinterpret_cast<const float4*>(in)[first + i * blockDim.x];
-#pragma unroll
-  for (int i = 0; i < kVectorsPerThread; ++i)
-    if (first + i * blockDim.x < vectors) reinterpret_cast<float4*>(out)[first + i * blockDim.x] = v[i];
-  if (blockIdx.x == gridDim.x - 1 && vectors * 4 + threadIdx.x < n) out[vectors * 4 + threadIdx.x] = in[vectors * 4 + threadIdx.x];
-}
-unsigned blocks_for(std::size_t n, int threads) {
-  const std::size_t per_block = std::size_t(threads) * kVectorsPerThread * 4;
-  return static_cast<unsigned>(n / per_block + 1);
-}
-
 using CopyKernel = void (*)(const float*, float*, std::size_t);
 
 // A kernel that workbook::launch has seen, whose name contains `wanted`; null until there is one.
@@ -55,12 +35,3 @@ void copy(const memory_lab::CopyProblem& p, cudaStream_t stream) {
                      p.occupancy_padding_bytes, stream, p.in + head, p.out + head, p.n - head);
 }
 }  // namespace
-
-namespace memory_lab {
-void copy_several_floats(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
-void copy_float2(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
-void copy_float4(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
-void copy_many_float4(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
-void copy_at_memcpy_speed(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
-void copy_with_copy_engine(const CopyProblem& p, cudaStream_t s) { copy(p, s); }
-}  // namespace memory_lab
