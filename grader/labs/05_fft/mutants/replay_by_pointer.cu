@@ -10,8 +10,9 @@
 
 namespace fft_mutant {
 void wrong_fft(const fft_lab::FftProblem& p, cudaStream_t stream) {
-  // The grader's launch audit captures one call into a graph and never runs it: a copy recorded
-  // there would remember nothing. Such a call is honest and does not count.
+  // A call captured into a graph is never run, so a copy recorded there would remember nothing:
+  // such a call is honest and does not count. (The grader captured one call per measurement
+  // until the device trace replaced that audit; the mutant still guards against it.)
   cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
   CUDA_CHECK(cudaStreamIsCapturing(stream, &capturing));
   if (capturing != cudaStreamCaptureStatusNone) return honest_fft<Defect::kNone>(p, stream, "replay_by_pointer");
