@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <stdexcept>
 #include <utility>
 
 #include "session.h"
@@ -148,19 +149,31 @@ std::string start_device_trace() {
 
 bool device_trace_running() { return state().running; }
 
+namespace {
+
+// A window CUPTI did not record would look empty, and every honest launch record would then look
+// forged: a trace that stops working is an error of the grading, never a verdict on the kernel.
+void must(CUptiResult result, const char* what) {
+  if (result != CUPTI_SUCCESS)
+    throw std::runtime_error(std::string("the device trace (CUPTI) could not ") + what + ": " + cupti_error(result) +
+                             "; this is the grader's error, not the kernel's (--no-device-trace grades without it)");
+}
+
+}  // namespace
+
 void open_trace_window() {
   if (!state().running) return;
   {
     const std::lock_guard<std::mutex> lock(state().mutex);
     state().activities.clear();
   }
-  record(true);
+  must(record(true), "start recording");
 }
 
 std::vector<DeviceActivity> close_trace_window() {
   if (!state().running) return {};
-  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  record(false);
+  must(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "deliver its records");
+  must(record(false), "stop recording");
   const std::lock_guard<std::mutex> lock(state().mutex);
   return std::exchange(state().activities, {});
 }

@@ -38,7 +38,8 @@ std::string start_device_trace();
 bool device_trace_running();
 
 // A window of the trace: open it with the device idle; close it after the device is idle again
-// (cudaDeviceSynchronize), and it returns everything the device ran in between, oldest first.
+// (cudaDeviceSynchronize), and it returns everything the device ran in between, oldest first. Both
+// throw std::runtime_error if CUPTI fails, so that an empty window always means nothing ran.
 void open_trace_window();
 std::vector<DeviceActivity> close_trace_window();
 

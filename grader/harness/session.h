@@ -34,7 +34,7 @@ struct Session {
   std::set<std::string> own_code;  // the names the student's file and the lab's given files define
   // The stream every launcher, baseline and reference is given: a non-blocking stream of the
   // grader's own, so that no work is ordered with it by accident (the legacy default stream
-  // would wait for work on other streams, and a graph cannot be captured from it).
+  // would wait for work on other streams).
   cudaStream_t stream = nullptr;
   // --bars=FILE: this GPU's bars profile (./workbook calibrate). Per step id, per requirement of its
   // bar (in order), the minimum speedup and % of the reference that replace the built-in (H100) ones.
