@@ -37,7 +37,8 @@ std::string store_to_load_without_wait(std::string_view sass);
 const std::map<std::string, std::string>& this_programs_sass();
 
 // The SASS of one kernel of this program, by the name cudaFuncGetName() gives (mangled, or else
-// demangled). Throws std::runtime_error when there is none.
+// demangled), read once per kernel: cuobjdump asked for that kernel alone, or, for a name it does
+// not know, the whole program. Throws std::runtime_error when there is none.
 std::string sass_of(const std::string& kernel_name);
 
 // "scan_kernel<256>(unsigned const*, ...)" for "_Z11scan_kernelILi256EEvPKj..." (or the name as
