@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -317,6 +318,7 @@ std::map<std::string, std::vector<Session::CalibratedBar>> read_bars_profile(con
 
 int main(int argc, char** argv) {
   using namespace workbook;
+  const auto began = std::chrono::steady_clock::now();
   Options options;
   try {
     options = parse(argc, argv);
@@ -418,6 +420,9 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  std::cout << "[workbook] start-up (CUDA, the device trace, the peaks): " << std::fixed << std::setprecision(2)
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s\n"
+            << std::defaultfloat;
   const int status = context.run();
   if (context.shouldExit()) return status;
   // Every step selected needs an architecture this GPU lacks: neither a pass nor a failure. The

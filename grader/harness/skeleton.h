@@ -36,6 +36,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <exception>
@@ -208,6 +209,14 @@ std::string failure_of(Body&& body) {
   }
 }
 
+// "[workbook] 04.5: correctness: 2.31 s" in the step's log: where a grading's time goes.
+inline void log_phase_seconds(const char* step_id, const std::string& phase,
+                              std::chrono::steady_clock::time_point began) {
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  std::cout << "[workbook] " << step_id << ": " << phase << ": " << std::fixed << std::setprecision(2) << seconds << " s\n"
+            << std::defaultfloat;
+}
+
 // The kernel a step is about, among those its launcher launched (nullopt: none): the one holding
 // the most registers per thread, the first of them on a tie. A step may launch helpers beside its
 // own kernel (lab 04 packs the operands before the product and adds split-k's partial sums after
@@ -289,6 +298,10 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   std::cout << std::fixed << std::setprecision(4) << "[workbook] second clock, host over event (median ms): baseline "
             << timings[0].median_overrun_ms << ", candidate " << timings[1].median_overrun_ms << ", " << reference.name
             << ' ' << timings[2].median_overrun_ms << '\n' << std::defaultfloat;
+  std::cout << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms << " (" << timings[0].calls
+            << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " (" << timings[1].calls << ", "
+            << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms << " (" << timings[2].calls << ", "
+            << timings[2].runs << ")\n";
   if (!fresh) {  // without the defence: the output the last call left, checked once
     timed.check_output(stream, output_checks.slot(0));
     timed.arrays.count_changed_inputs(input_checks.slot(0), stream);
@@ -499,7 +512,9 @@ void grade_step(const char* id) {
   REQUIRE_MESSAGE((step.launcher != nullptr || step.measurement != nullptr), step.id,
                   " has no launcher: only a measurement step may be graded by its cases alone");
   std::vector<std::pair<std::string, Reported>> reports;
+  const auto correctness_began = std::chrono::steady_clock::now();
   failed.reason = failure_of([&] { return check_all_cases<Lab>(step, &reports); });
+  log_phase_seconds(step.id, "correctness", correctness_began);
   if (!failed.reason.empty()) {
     record(failed);
     FAIL_CHECK(failed.reason);
@@ -530,7 +545,9 @@ void grade_step(const char* id) {
   std::vector<StepRow> rows;
   const std::string error = failure_of([&] {
     for (const auto& condition : conditions_of<Lab>(step)) {
+      const auto timing_began = std::chrono::steady_clock::now();
       const Measurement m = measure_at<Lab>(step, condition);
+      log_phase_seconds(step.id, "timed at " + Lab::describe(step, condition), timing_began);
       StepRow row = row_of<Lab>(step, condition, m);
       // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
       std::string why = m.failure;
