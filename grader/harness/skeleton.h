@@ -46,6 +46,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -421,6 +422,20 @@ std::string check_all_cases(const typename Lab::Step& step,
   for (const typename Lab::CaseSpec& spec : cases)
     if (std::string why = check_case<Lab>(step, spec, reports); !why.empty()) return why;
   return "";
+}
+
+// A vendor library's launcher (cuBLAS, cuFFT) checked on the lab's cases like a student's, for its
+// arithmetic: the yardsticks' own tests. Its kernels are the library's and are not launched through
+// workbook::launch(), so the two defences that judge where a kernel came from are off while it runs,
+// and only those. "" or why it fails.
+template <typename Lab>
+std::string check_vendor_cases(const typename Lab::Step& vendor) {
+  struct ProvenanceOff {
+    std::set<Defence> before = session().disabled;
+    ProvenanceOff() { session().disabled.insert({Defence::kForeignWork, Defence::kUnrecordedLaunch}); }
+    ~ProvenanceOff() { session().disabled = before; }
+  } off;
+  return check_all_cases<Lab>(vendor);
 }
 
 // Where a step is measured: its bar's conditions first, then the lab's other ones.
