@@ -242,14 +242,18 @@ function(_add_host_code_mutant lab spec)
              "--allowance=${PROJECT_SOURCE_DIR}/grader/labs/${lab}/host_code.allowed" "--binary=$<TARGET_FILE:grade_${lab}_mutant_${mutant}>")
   endif()
   # A third field names the steps it clears when graded without the audit (the grader alone, on
-  # the GPU): the proof that the audit is what stands between it and the bars.
+  # the GPU, which never runs the audit) and without the device trace, which sees some of what the
+  # audit refuses (a device-to-device copy): the proof that these defences are what stand between it
+  # and the bars. A mutant that is also a TRACE_MUTANT has that very proof already.
   list(LENGTH fields count)
   if(count GREATER 2)
     list(GET fields 2 steps)
     string(REPLACE "," " *," filter "${steps}")
-    set(proof "${lab}.mutant_${mutant}: without the host-code audit it clears ${steps}")
-    add_test(NAME "${proof}" COMMAND grade_${lab}_mutant_${mutant} "--test-case=${filter} *")
-    set_tests_properties("${proof}" PROPERTIES LABELS "gpu;${lab};mutant;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
+    if(NOT TEST "${lab}.mutant_${mutant}: without the device trace it clears ${steps}")
+      set(proof "${lab}.mutant_${mutant}: without the host-code audit and the device trace it clears ${steps}")
+      add_test(NAME "${proof}" COMMAND grade_${lab}_mutant_${mutant} "--test-case=${filter} *" --no-device-trace)
+      set_tests_properties("${proof}" PROPERTIES LABELS "gpu;${lab};mutant;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
+    endif()
   endif()
   string(REPLACE "[" "\\[" pattern "${expected}")
   string(REPLACE "]" "\\]" pattern "${pattern}")
