@@ -10,6 +10,14 @@
 
 namespace workbook {
 
+// `text` as one word of a shell command, whatever it holds: a path, or a kernel's name, which is the
+// student's to choose. No quote or `$` in it can end the word or run anything.
+inline std::string shell_quoted(const std::string& text) {
+  std::string word = "'";
+  for (char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return word + "'";
+}
+
 inline std::string command_output(const std::string& command) {
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   if (!pipe) throw std::runtime_error("cannot run " + command);

@@ -98,12 +98,6 @@ const std::regex kNeverAllowed(
 
 std::string run(const std::string& command) { return workbook::command_output(command); }
 
-std::string quoted(const std::string& path) {
-  std::string text = "'";
-  for (char c : path) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return text + "'";
-}
-
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -250,7 +244,7 @@ std::vector<std::string> demangle(const std::vector<std::string>& names) {
     std::ofstream out(path);
     for (const std::string& name : names) out << name << '\n';
   }
-  std::vector<std::string> result = lines_of(run("c++filt < " + quoted(path)));
+  std::vector<std::string> result = lines_of(run("c++filt < " + workbook::shell_quoted(path)));
   std::remove(path);
   if (result.size() != names.size()) throw std::runtime_error("c++filt gave back a different number of names");
   return result;
@@ -260,7 +254,7 @@ std::vector<Symbol> symbols_of(const std::string& object) {
   std::vector<Symbol> symbols;
   std::vector<std::string> names;
   const std::regex line(R"(^([0-9a-f]*)\s+([A-Za-z?])\s+(\S+)$)");
-  for (const std::string& text : lines_of(run("nm " + quoted(object) + " 2>&1"))) {
+  for (const std::string& text : lines_of(run("nm " + workbook::shell_quoted(object) + " 2>&1"))) {
     std::smatch m;
     if (!std::regex_match(text, m, line)) continue;
     symbols.push_back({m[2].str()[0], m[3], ""});
@@ -306,7 +300,7 @@ Code code_of(const std::string& object) {
   const std::set<std::string> prefixes = {"lock", "rep", "repz", "repe", "repnz", "repne", "notrack", "bnd", "data16",
                                           "addr32", "cs", "ds", "es", "fs", "gs", "ss", "rex", "rex.w", "xacquire", "xrelease"};
   std::string current = "?";
-  for (const std::string& line : lines_of(run("objdump -dr --no-show-raw-insn " + quoted(object) + " 2>/dev/null"))) {
+  for (const std::string& line : lines_of(run("objdump -dr --no-show-raw-insn " + workbook::shell_quoted(object) + " 2>/dev/null"))) {
     std::smatch m;
     if (std::regex_match(line, m, function)) current = m[1];
     else if (std::regex_search(line, m, relocation)) code.references[current].push_back(m[1]);
@@ -325,7 +319,7 @@ std::map<std::string, std::vector<std::string>> relocations_by_section(const std
   const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:$)");
   const std::regex entry(R"(^[0-9a-f]+\s+R_X86_64_\w+\s+(\S+)$)");
   std::string current;
-  for (const std::string& line : lines_of(run("objdump -r " + quoted(object) + " 2>/dev/null"))) {
+  for (const std::string& line : lines_of(run("objdump -r " + workbook::shell_quoted(object) + " 2>/dev/null"))) {
     std::smatch m;
     if (std::regex_match(line, m, header)) current = m[1];
     else if (std::regex_match(line, m, entry)) sections[current].push_back(m[1]);
@@ -343,7 +337,7 @@ std::string symbol_of_relocation(const std::string& target) {
 std::map<std::pair<std::string, unsigned long>, std::string> functions_by_place(const std::string& object) {
   std::map<std::pair<std::string, unsigned long>, std::string> functions;
   const std::regex entry(R"(^([0-9a-f]+)\s.{7}\s(\S+)\s+[0-9a-f]+\s+(\S+)$)");
-  for (const std::string& line : lines_of(run("objdump -t " + quoted(object) + " 2>/dev/null"))) {
+  for (const std::string& line : lines_of(run("objdump -t " + workbook::shell_quoted(object) + " 2>/dev/null"))) {
     std::smatch m;
     if (std::regex_match(line, m, entry) && line.find(" F ") != std::string::npos)
       functions[{m[2], std::stoul(m[1], nullptr, 16)}] = m[3];
@@ -474,10 +468,10 @@ std::string allowance_text(const std::string& object, const std::string& lab, co
 std::set<std::string> shared_library_exports(const std::string& binary) {
   std::set<std::string> exports;
   const std::regex library(R"(=>\s+(/\S+))");
-  for (const std::string& line : lines_of(run("ldd " + quoted(binary) + " 2>/dev/null"))) {
+  for (const std::string& line : lines_of(run("ldd " + workbook::shell_quoted(binary) + " 2>/dev/null"))) {
     std::smatch m;
     if (!std::regex_search(line, m, library)) continue;
-    for (const std::string& symbol : lines_of(run("nm -D --defined-only " + quoted(m[1]) + " 2>/dev/null"))) {
+    for (const std::string& symbol : lines_of(run("nm -D --defined-only " + workbook::shell_quoted(m[1]) + " 2>/dev/null"))) {
       const std::size_t last = symbol.rfind(' ');
       if (last == std::string::npos) continue;
       std::string name = symbol.substr(last + 1);

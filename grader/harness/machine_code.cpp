@@ -1,13 +1,9 @@
 #include "machine_code.h"
 
 #include <cxxabi.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <initializer_list>
 #include <iomanip>
 #include <cstdio>
@@ -17,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <vector>
+
+#include "command_output.h"
 
 #ifndef WORKBOOK_CUOBJDUMP
 #define WORKBOOK_CUOBJDUMP "cuobjdump"  // the build names the toolkit's own; else the PATH's
@@ -140,8 +138,7 @@ std::string store_to_load_without_wait(std::string_view sass) {
 
 namespace {
 
-// This program's own file: popen's or posix_spawn's child is another program, whose
-// /proc/self/exe is not the grader.
+// This program's own file: popen's child is a shell, whose /proc/self/exe is not the grader.
 std::string this_program() {
   std::array<char, 4096> path{};
   const ssize_t length = readlink("/proc/self/exe", path.data(), path.size() - 1);
@@ -149,37 +146,14 @@ std::string this_program() {
   return std::string(path.data(), static_cast<std::size_t>(length));
 }
 
-// What cuobjdump prints, its errors included, run with `arguments` and no shell between: a kernel's
-// name is the student's to choose, and no name may become a command.
+// What cuobjdump prints, its errors included, for `arguments` (each one word, quoted).
 std::string cuobjdump(const std::vector<std::string>& arguments) {
-  std::vector<char*> argv{const_cast<char*>(WORKBOOK_CUOBJDUMP)};
-  for (const std::string& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  int out[2];
-  if (pipe(out) != 0) throw std::runtime_error("cannot open a pipe to cuobjdump");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, out[0]);
-  pid_t child = 0;
-  const int spawned = posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out[1]);
-  std::string output;
-  if (spawned == 0) {
-    std::array<char, 65536> buffer;
-    for (ssize_t got; (got = read(out[0], buffer.data(), buffer.size())) != 0;)
-      if (got > 0) output.append(buffer.data(), static_cast<std::size_t>(got));
-      else if (errno != EINTR) break;
+  std::string command = shell_quoted(WORKBOOK_CUOBJDUMP);
+  for (const std::string& a : arguments) {
+    command += ' ';  // piece by piece: GCC 12 warns falsely (-Wrestrict) about " " + std::string
+    command += shell_quoted(a);
   }
-  close(out[0]);
-  int status = 0;
-  if (spawned == 0) waitpid(child, &status, 0);
-  if (spawned != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("cuobjdump (" + std::string(WORKBOOK_CUOBJDUMP) + ", from the CUDA toolkit) failed: " +
-                             (spawned != 0 ? std::string(std::strerror(spawned)) : output.substr(0, 300)));
-  return output;
+  return command_output(command + " 2>&1");
 }
 
 }  // namespace
@@ -187,10 +161,11 @@ std::string cuobjdump(const std::vector<std::string>& arguments) {
 const std::map<std::string, std::string>& this_programs_sass() {
   static const std::map<std::string, std::string> kernels = [] {
     const std::string program = this_program();
-    std::map<std::string, std::string> found = sass_by_kernel(cuobjdump({"-sass", program}));
+    const std::string output = cuobjdump({"-sass", program});
+    std::map<std::string, std::string> found = sass_by_kernel(output);
     if (found.empty())
       throw std::runtime_error("cuobjdump (" + std::string(WORKBOOK_CUOBJDUMP) + ", from the CUDA toolkit) found no kernel in " +
-                               program);
+                               program + ": " + output.substr(0, 300));
     return found;
   }();
   return kernels;
@@ -201,11 +176,7 @@ std::string sass_of(const std::string& kernel_name) {
   if (const auto known = read.find(kernel_name); known != read.end()) return known->second;
   // Asked for one kernel by its mangled name, cuobjdump disassembles that kernel alone, in
   // milliseconds; the whole program takes seconds (3 to 4 on an H100's host), once per step.
-  std::map<std::string, std::string> one;
-  try {
-    one = sass_by_kernel(cuobjdump({"-sass", "-fun", kernel_name, this_program()}));
-  } catch (const std::runtime_error&) {  // it may fail on a name it does not know: asked again below
-  }
+  const std::map<std::string, std::string> one = sass_by_kernel(cuobjdump({"-sass", "-fun", kernel_name, this_program()}));
   if (const auto exact = one.find(kernel_name); exact != one.end()) return read[kernel_name] = exact->second;
   // A name it does not know as given (a demangled one): the whole program, searched by either name.
   const std::map<std::string, std::string>& kernels = this_programs_sass();

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "command_output.h"
 #include "machine_code.h"
 
 using namespace workbook;
@@ -47,6 +48,14 @@ compile_size = 64bit
         /*0000*/                   S2R R2, SR_CLUSTERID.X ;
 )listing";
 }  // namespace
+
+// A kernel's name reaches cuobjdump as one word of a shell command (machine_code.cpp), and the
+// student chooses it: quoted, whatever it holds comes back unchanged and runs nothing.
+TEST_CASE("a shell-quoted word reaches the command whole, quotes and substitutions included") {
+  for (const std::string& word : {std::string("_Z11copy_kernelPKfPfm"), std::string("it's"), std::string("a b"),
+                                 std::string("$(touch /tmp/workbook_quote_test)"), std::string("`id`;'\"\\")})
+    CHECK(command_output("printf %s " + shell_quoted(word)) == word);
+}
 
 TEST_CASE("cuobjdump's listing is split by kernel, under the mangled names cudaFuncGetName gives") {
   const auto kernels = sass_by_kernel(kListing);
