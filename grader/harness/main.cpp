@@ -420,7 +420,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  std::cout << "[workbook] start-up (CUDA, the device trace, the peaks): " << std::fixed << std::setprecision(2)
+  std::cout << "[workbook] start-up (CUDA, and the trace and peaks where on): " << std::fixed << std::setprecision(2)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s\n"
             << std::defaultfloat;
   const int status = context.run();

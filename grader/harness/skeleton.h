@@ -299,7 +299,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   std::cout << std::fixed << std::setprecision(4) << "[workbook] second clock, host over event (median ms): baseline "
             << timings[0].median_overrun_ms << ", candidate " << timings[1].median_overrun_ms << ", " << reference.name
             << ' ' << timings[2].median_overrun_ms << '\n' << std::defaultfloat;
-  std::cout << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms << " (" << timings[0].calls
+  std::cout << std::setprecision(4) << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms << " (" << timings[0].calls
             << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " (" << timings[1].calls << ", "
             << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms << " (" << timings[2].calls << ", "
             << timings[2].runs << ")\n";
