@@ -3,7 +3,7 @@
 #         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...] [MUTANT_CONTROLS <name|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
-#         [SANITIZE_TEST_CASES <doctest filter>] [REPEAT_TEST_CASES <filter>]
+#         [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>]
 #         [HOST_CODE_MUTANTS <name|finding>...] [TRACE_MUTANTS <name|defence|steps[|also-without]>...]
 #         [AUDIT_CLEAN_MUTANTS <name>...] [HOPPER_SPECIFIC])
 #
@@ -43,12 +43,12 @@
 #
 # Each *CHECK_MUTANT names a mutant whose defect compute-sanitizer's tool finds: a `sanitize` test
 # runs the tool on it (it must report an error) and on the solution (it must report none), over the
-# correctness half of the steps SANITIZE_TEST_CASES selects (default: all), with exact-size
+# correctness half of the SANITIZE_STEPS (default: all), with exact-size
 # allocations. With solutions/ present the lab also gets the static checks of the compiled
 # solution (CPU only): no spills, 16-byte loads and stores in the kernels whose demangled names
 # contain a WIDE_LOADS part, the starter's exported symbols equal to the solution's. GRADER_LIBRARIES
-# are linked into the grader alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's steps that
-# REPEAT_TEST_CASES selects (default: all) five times, with five seeds: the verdicts must agree.
+# are linked into the grader alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's REPEAT_STEPS
+# (default: all) five times, with five seeds: the verdicts must agree.
 # A HOST_CODE_MUTANT breaks one rule of the host-code audit (grader/harness/host_audit.h): a CPU test
 # checks that `workbook_audit` refuses it with a finding that contains the text after the bar (an
 # include_* mutant is never compiled: its #include lines are read instead). Every lab also gets CPU
@@ -60,7 +60,7 @@
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 function(add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC"
-    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_TEST_CASES;REPEAT_TEST_CASES"
+    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
     "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;AUDIT_CLEAN_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES;HOST_CODE_MUTANTS")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
@@ -170,16 +170,18 @@ function(add_lab lab)
 
   string(SUBSTRING "${lab}" 0 2 number)
   if(WORKBOOK_HAVE_SOLUTIONS)
-    if(NOT LAB_REPEAT_TEST_CASES)
-      set(LAB_REPEAT_TEST_CASES "${number}.*")
+    set(repeat_steps "--test-suite=${lab}")  # every step: the steps table's test cases are the lab's suite
+    if(LAB_REPEAT_STEPS)
+      set(repeat_steps "--step=${LAB_REPEAT_STEPS}")
     endif()
     set(name "${lab}.repeat: the solution graded 5 times gets the same verdicts")
     add_test(NAME "${name}" COMMAND "${root}/grader/tests/repeat_verdicts.sh" 5 "$<TARGET_FILE:grade_${lab}_solution>"
-                                    "--test-case=${LAB_REPEAT_TEST_CASES}")
+                                    "${repeat_steps}")
     set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};repeat" SKIP_RETURN_CODE 77 TIMEOUT 900)
   endif()
-  if(NOT LAB_SANITIZE_TEST_CASES)
-    set(LAB_SANITIZE_TEST_CASES "${number}.*")
+  set(sanitize_steps "--test-suite=${lab}")
+  if(LAB_SANITIZE_STEPS)
+    set(sanitize_steps "--step=${LAB_SANITIZE_STEPS}")
   endif()
   foreach(tool IN ITEMS memcheck racecheck synccheck)
     string(TOUPPER "${tool}" upper)
@@ -187,10 +189,10 @@ function(add_lab lab)
       if(NOT TARGET grade_${lab}_mutant_${LAB_${upper}_MUTANT})  # right answers: only the tool sees it
         _build_lab_implementation(${lab} mutant_${LAB_${upper}_MUTANT} "${grading}/mutants/${LAB_${upper}_MUTANT}.cu")
       endif()
-      _add_sanitize_test(${lab} mutant_${LAB_${upper}_MUTANT} ${tool} error "${LAB_SANITIZE_TEST_CASES}")
+      _add_sanitize_test(${lab} mutant_${LAB_${upper}_MUTANT} ${tool} error "${sanitize_steps}")
     endif()
     if(WORKBOOK_HAVE_SOLUTIONS)
-      _add_sanitize_test(${lab} solution ${tool} clean "${LAB_SANITIZE_TEST_CASES}")
+      _add_sanitize_test(${lab} solution ${tool} clean "${sanitize_steps}")
     endif()
   endforeach()
 endfunction()
@@ -198,7 +200,7 @@ endfunction()
 # One compute-sanitizer tool over one grader's correctness half (small shapes, exact-size
 # allocations: the tools run kernels a hundred times slower, and see past an array's end only
 # when nothing is allocated there). grader/tests/sanitize.sh runs it and reads its summary.
-function(_add_sanitize_test lab kind tool expect test_cases)
+function(_add_sanitize_test lab kind tool expect steps)
   find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}")
   if(NOT WORKBOOK_COMPUTE_SANITIZER)
     message(STATUS "compute-sanitizer not found: no ${tool} tests for ${lab}")
@@ -211,7 +213,7 @@ function(_add_sanitize_test lab kind tool expect test_cases)
   endif()
   add_test(NAME "${name}"
     COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/sanitize.sh" ${tool} ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
-            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations --no-device-trace "--test-case=${test_cases}")
+            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations --no-device-trace "${steps}")
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
@@ -248,10 +250,9 @@ function(_add_host_code_mutant lab spec)
   list(LENGTH fields count)
   if(count GREATER 2)
     list(GET fields 2 steps)
-    string(REPLACE "," " *," filter "${steps}")
     if(NOT TEST "${lab}.mutant_${mutant}: without the device trace it clears ${steps}")
       set(proof "${lab}.mutant_${mutant}: without the host-code audit and the device trace it clears ${steps}")
-      add_test(NAME "${proof}" COMMAND grade_${lab}_mutant_${mutant} "--test-case=${filter} *" --no-device-trace)
+      add_test(NAME "${proof}" COMMAND grade_${lab}_mutant_${mutant} "--step=${steps}" --no-device-trace)
       set_tests_properties("${proof}" PROPERTIES LABELS "gpu;${lab};mutant;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
     endif()
   endif()
@@ -282,22 +283,19 @@ function(_add_defence_mutant lab spec trace_off)
       list(APPEND also "--without=${other}")
     endforeach()
   endif()
-  # "02.1,02.3" -> "02.1 *,02.3 *": the space keeps 04.1 from matching 04.10.
-  string(REPLACE "," " *," filter "${steps}")
-  set(filter "${filter} *")
 
   set(kind mutant_${mutant})
   set(grader grade_${lab}_${kind})
   _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
 
   set(caught "${lab}.${kind}: [${defence}] rejects it on ${steps}")
-  add_test(NAME "${caught}" COMMAND ${grader} "--test-case=${filter}" "--expect-reason=[${defence}]" ${also})
+  add_test(NAME "${caught}" COMMAND ${grader} "--step=${steps}" "--expect-reason=[${defence}]" ${also})
   if(trace_off)
     set(proof "${lab}.${kind}: without the device trace it clears ${steps}")
-    add_test(NAME "${proof}" COMMAND ${grader} "--test-case=${filter}" "${trace_off}" ${also})
+    add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "${trace_off}" ${also})
   else()
     set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
-    add_test(NAME "${proof}" COMMAND ${grader} "--test-case=${filter}" "--without=${defence}" ${also})
+    add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "--without=${defence}" ${also})
   endif()
   set_tests_properties("${caught}" "${proof}" PROPERTIES LABELS "gpu;${lab};mutant;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
@@ -311,12 +309,11 @@ function(_add_mutant_control lab spec)
   endif()
   list(GET fields 0 mutant)
   list(GET fields 1 steps)
-  string(REPLACE "," " *," filter "${steps}")
   set(kind mutant_${mutant}_control)
   _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
   target_compile_definitions(lab${lab}_${kind} PRIVATE WORKBOOK_MUTANT_CONTROL)
   set(name "${lab}.${kind}: with its defect fixed, mutant_${mutant} is correct on ${steps}")
-  add_test(NAME "${name}" COMMAND grade_${lab}_${kind} "--test-case=${filter} *" --correctness-only)
+  add_test(NAME "${name}" COMMAND grade_${lab}_${kind} "--step=${steps}" --correctness-only)
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};mutant;control" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <deque>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -35,7 +36,8 @@ Session& session() {
 // A row graded without the device trace says so, in the column a student and Gradescope read.
 void record(const StepRow& row) {
   StepRow kept = row;
-  if (!session().device_trace && (row.result == "PASS" || row.result == "FAIL"))
+  if (kept.verdict == Verdict::kFail) kept.defence = defence_named_in(kept.reason);
+  if (!session().device_trace && row.judged())
     kept.reason += kept.reason.empty() ? "graded without the device trace" : " (graded without the device trace)";
   session().rows.push_back(kept);
 }
@@ -105,6 +107,57 @@ struct SelectionCounter : QuietReporter {
 };
 REGISTER_REPORTER("workbook_selection", 1, SelectionCounter);
 
+// The steps, registered from each lab's steps table as doctest test cases (register_steps). A test
+// case's function takes no argument, so all of them run one function, which grades the step whose
+// test case doctest has just started (a listener hears its name first).
+struct RegisteredStep {
+  std::string id;
+  GradeFunction grade;
+};
+std::map<std::string, RegisteredStep>& registered_steps() {  // by test case name, "02.1 float2 loads"
+  static std::map<std::string, RegisteredStep> steps;
+  return steps;
+}
+std::deque<std::string>& step_test_case_names() {  // doctest keeps a name's pointer: they must stay put
+  static std::deque<std::string> names;
+  return names;
+}
+std::string& started_test_case() {
+  static std::string name;
+  return name;
+}
+struct StartedTestCase : QuietReporter {
+  explicit StartedTestCase(const doctest::ContextOptions&) {}
+  void test_case_start(const doctest::TestCaseData& test_case) override { started_test_case() = test_case.m_name; }
+};
+REGISTER_LISTENER("started_test_case", 0, StartedTestCase);
+
+void grade_started_step() {
+  const RegisteredStep& step = registered_steps().at(started_test_case());
+  step.grade(step.id.c_str());
+}
+
+// `--step=02.1,02.3` as doctest's filter of those steps' test cases, by their whole names (doctest
+// splits a filter at commas, and "06.8 Blelloch, conflict-free" has one: escaped).
+std::string step_filter(const std::string& ids) {
+  std::string filter;
+  std::stringstream list(ids);
+  for (std::string id; std::getline(list, id, ',');) {
+    std::string name;
+    std::string known;
+    for (const std::string& candidate : step_test_case_names()) {
+      const std::string candidate_id = candidate.substr(0, candidate.find(' '));
+      known += ' ' + candidate_id;
+      if (candidate_id == id) name = candidate;
+    }
+    if (name.empty()) throw std::invalid_argument("--step: there is no step " + id + " here; the steps are" + known);
+    std::string escaped;
+    for (char c : name) escaped += c == ',' ? std::string("\\,") : std::string(1, c);
+    filter += (filter.empty() ? "" : ",") + escaped;
+  }
+  return "--test-case=" + filter;
+}
+
 // How many test cases the command line's filters select. A grading whose filter selects none would
 // run nothing and exit 0, which reads as a pass for a step that was never graded.
 unsigned selected_test_cases(std::vector<const char*> args) {
@@ -126,6 +179,7 @@ struct Options {
   std::uint64_t seed = 0;
   int as_compute_capability = 0;  // --as-compute-capability; 0: the GPU's own
   std::vector<const char*> doctest_args;
+  std::deque<std::string> step_filters;  // --step's doctest filters, which doctest_args point into
 };
 
 // CTest's "skipped": no GPU to grade on, or (for a run of steps that all need a newer GPU) nothing
@@ -138,7 +192,8 @@ bool starts_with(const char* arg, const char* prefix) { return std::strncmp(arg,
 // The grader's own flags, for --help (doctest lists its own after them).
 constexpr const char* kUsage = R"(grader flags:
   --seed=N               replay a run's random inputs (every run prints its seed)
-  --test-case=NAME       grade one step ("02.1 several floats per thread"; wildcards: "02.1 *")
+  --step=ID[,ID...]      grade these steps of the lab's steps table ("02.1", "04.1,04.10")
+  --test-case=NAME       run the test cases doctest selects by name (a step's is "ID TITLE")
   --rows=FILE            append the result rows to FILE (workbook_report collects them from there
                          and writes every report: a grader writes none)
   --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
@@ -183,6 +238,10 @@ Options parse(int argc, char** argv) {
     const char* a = argv[i];
     const auto value = [&](const char* flag) { return std::string(a + std::strlen(flag)); };
     if (starts_with(a, "--rows=")) o.rows_path = value("--rows=");
+    else if (starts_with(a, "--step=")) {
+      o.step_filters.push_back(step_filter(value("--step=")));
+      o.doctest_args.push_back(o.step_filters.back().c_str());
+    }
     else if (starts_with(a, "--bench=")) o.bench_path = value("--bench=");
     else if (starts_with(a, "--bars=")) o.bars_path = value("--bars=");
     else if (starts_with(a, "--calibrate=")) o.calibrate_path = value("--calibrate=");
@@ -279,6 +338,20 @@ bool register_bench(const char* lab, BenchFunction function, std::vector<std::st
 }
 
 const std::vector<std::string>& bench_columns() { return registered_bench_columns(); }
+
+bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFunction grade) {
+  int line = 0;
+  for (const StepName& step : steps) {
+    const std::string& name = step_test_case_names().emplace_back(step.id + " " + step.title);
+    registered_steps()[name] = {step.id, grade};
+    // What doctest's TEST_CASE macro expands to, with the name from the table. The line orders the
+    // steps as the table does.
+    doctest::detail::regTest(doctest::detail::TestCase(grade_started_step, "steps table", ++line,
+                                                       doctest::detail::TestSuite() * lab) *
+                             name.c_str());
+  }
+  return true;
+}
 
 bool register_listing(const char* lab, ListFunction function) {
   listings()[lab] = function;

@@ -12,7 +12,7 @@ namespace workbook {
 
 namespace {
 
-constexpr int kFields = 16;
+constexpr int kFields = 17;
 
 // Fields are tab-separated: a tab or newline inside one would split the row.
 std::string clean(const std::string& text) {
@@ -35,13 +35,6 @@ double parse_number(const std::string& field) {
   const double value = std::stod(field, &used);
   if (used != field.size()) throw std::invalid_argument("not a number: " + field);
   return value;
-}
-
-std::string fixed(double value, int digits) {
-  if (std::isnan(value)) return "-";
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(digits) << value;
-  return text.str();
 }
 
 // 6.25, 18.75, 100: as many digits as the value has, up to four.
@@ -67,12 +60,35 @@ std::string xml_escape(const std::string& text) {
 
 }  // namespace
 
+std::string fixed(double value, int digits) {
+  if (std::isnan(value)) return "-";
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(digits) << value;
+  return text.str();
+}
+
+const char* name_of(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass: return "PASS";
+    case Verdict::kFail: return "FAIL";
+    case Verdict::kInfo: return "info";
+    case Verdict::kNotApplicable: return "n/a";
+  }
+  return "?";
+}
+
+std::string defence_named_in(const std::string& reason) {
+  if (reason.empty() || reason.front() != '[') return "";
+  const std::size_t end = reason.find(']');
+  return end == std::string::npos ? "" : reason.substr(1, end - 1);
+}
+
 std::string to_line(const StepRow& r) {
   const std::string fields[kFields] = {
-      clean(r.lab), clean(r.step), clean(r.measured_at), clean(r.result), number(r.time_ms),
+      clean(r.lab), clean(r.step), clean(r.measured_at), name_of(r.verdict), number(r.time_ms),
       number(r.rate), clean(r.rate_unit), number(r.percent_of_peak), number(r.speedup),
       number(r.occupancy_percent), std::to_string(r.registers), std::to_string(r.shared_bytes),
-      std::to_string(r.local_bytes), clean(r.bar), clean(r.reason), clean(r.reference)};
+      std::to_string(r.local_bytes), clean(r.bar), clean(r.reason), clean(r.reference), clean(r.defence)};
   std::string line;
   for (int i = 0; i < kFields; ++i) line += (i ? "\t" : "") + fields[i];
   return line;
@@ -94,7 +110,13 @@ StepRow from_line(const std::string& line) {
   r.lab = fields[0];
   r.step = fields[1];
   r.measured_at = fields[2];
-  r.result = fields[3];
+  bool known = false;
+  for (Verdict v : {Verdict::kPass, Verdict::kFail, Verdict::kInfo, Verdict::kNotApplicable})
+    if (fields[3] == name_of(v)) {
+      r.verdict = v;
+      known = true;
+    }
+  if (!known) throw std::invalid_argument("a result row's verdict is PASS, FAIL, info or n/a, not '" + fields[3] + "'");
   r.time_ms = parse_number(fields[4]);
   r.rate = parse_number(fields[5]);
   r.rate_unit = fields[6];
@@ -107,6 +129,7 @@ StepRow from_line(const std::string& line) {
   r.bar = fields[13];
   r.reason = fields[14];
   r.reference = fields[15];
+  r.defence = fields[16];
   return r;
 }
 
@@ -153,12 +176,12 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
     }
     // A failing row that was timed and whose failure no defence tagged missed only its bar.
     const bool timed = !std::isnan(row.speedup) && row.measured_at != "correctness" && row.measured_at != "timing";
-    const bool bar_only = row.result == "PASS" || (timed && (row.reason.empty() || row.reason.front() != '['));
+    const bool bar_only = row.verdict == Verdict::kPass || (timed && row.defence.empty());
     verdict.correct = (first || verdict.correct) && bar_only;
-    if (row.result == "FAIL" && (first || verdict.passed)) {
+    if (row.verdict == Verdict::kFail && (first || verdict.passed)) {
       verdict.passed = false;
       verdict.summary = row.reason;
-    } else if (row.result == "PASS" && first) {
+    } else if (row.verdict == Verdict::kPass && first) {
       verdict.passed = true;
       if (std::isnan(row.speedup))  // nothing timed (--correctness-only): the row says what was checked
         verdict.summary = row.reason;
@@ -184,7 +207,7 @@ void print_table(std::ostream& out, const std::vector<StepRow>& rows, Table tabl
                                     std::isnan(r.occupancy_percent) ? "-" : short_number(r.occupancy_percent) + "%",
                                     integer(r.registers)};
     if (full) row.insert(row.end(), {integer(r.shared_bytes), integer(r.local_bytes), r.bar.empty() ? "-" : r.bar});
-    row.push_back(r.result);
+    row.push_back(name_of(r.verdict));
     cells.push_back(row);
   }
   std::vector<std::size_t> widths(headers.size());
@@ -384,6 +407,13 @@ void append_class_csv(const std::string& path, const std::string& student, const
         << number(row.percent_of_peak) << ',' << csv_field(row.reference) << ',' << number(row.speedup) << ','
         << csv_field(v.summary) << '\n';
   }
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why) {
+  append_class_csv(path, student, {}, {});  // the header, when the file is new
+  std::ofstream out(path, std::ios::app);
+  out << csv_field(student) << ",,,FAIL,0,,,,,,,,," << csv_field(why) << '\n';
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 

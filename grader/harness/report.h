@@ -19,13 +19,16 @@ namespace workbook {
 
 inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
+// What a row says: PASS or FAIL on a row the bar judges, info on the others, n/a for a step that
+// needs a newer GPU than this one (Step::min_compute_capability): neither passed nor failed.
+enum class Verdict { kPass, kFail, kInfo, kNotApplicable };
+const char* name_of(Verdict verdict);  // "PASS", "FAIL", "info", "n/a": as the scorecard shows it
+
 struct StepRow {
   std::string lab;          // "02_memory"
   std::string step;         // "02.1 several floats per thread"
   std::string measured_at;  // the condition of this row, e.g. "occupancy 6.25%"
-  // "PASS" or "FAIL" on a row the bar judges, "info" on the others, "n/a" for a step that needs a
-  // newer GPU than this one (Step::min_compute_capability): neither passed nor failed.
-  std::string result;
+  Verdict verdict = Verdict::kInfo;
   double time_ms = kNotMeasured;
   double rate = kNotMeasured;            // in rate_unit
   std::string rate_unit = "GB/s";
@@ -38,10 +41,17 @@ struct StepRow {
   int local_bytes = -1;   // per thread; more than 0 means spills or a local array
   std::string bar;        // "speedup >= 2.5x" or "" on rows that are not judged
   std::string reason;     // why the step failed, or a note
+  // The integrity defence that rejected the step ("outside-timer", defences.h), "" when none did:
+  // a step that failed only its bar was honest, and may earn partial credit.
+  std::string defence;
 
-  bool judged() const { return result == "PASS" || result == "FAIL"; }
-  bool not_applicable() const { return result == "n/a"; }
+  bool judged() const { return verdict == Verdict::kPass || verdict == Verdict::kFail; }
+  bool not_applicable() const { return verdict == Verdict::kNotApplicable; }
 };
+
+// The defence a failure's reason names in its leading "[tag]", "" when it names none: how a row
+// learns its `defence` where it is made.
+std::string defence_named_in(const std::string& reason);
 
 std::string to_line(const StepRow& row);  // one line, tab-separated, no newline
 StepRow from_line(const std::string& line);  // throws std::invalid_argument on a malformed line
@@ -100,7 +110,13 @@ void write_junit(std::ostream& out, const std::vector<StepRow>& rows);
 void append_class_csv(const std::string& path, const std::string& student, const std::vector<StepRow>& rows,
                       const Points& points);
 
+// One line for a student whose submission gave no rows at all (refused, or not a submission): why.
+void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why);
+
 std::string json_escape(const std::string& text);
+
+// `value` with `digits` decimals, "-" when it was not measured: the one way reports write numbers.
+std::string fixed(double value, int digits);
 
 // A CSV file whose header is `columns`: a row must have one value per column (or it throws), so
 // that the rows cannot drift from the header. The benchmarks write theirs through it.

@@ -71,6 +71,15 @@ class BenchCsv : public CsvTable {
   explicit BenchCsv(const std::string& path) : CsvTable(path, bench_columns()) {}
 };
 
+// The steps table is the one source of a lab's steps: register_lab<Lab>() (skeleton.h) hands each
+// step's id and title here, and every step becomes a test case named "ID TITLE" that grades it
+// with `grade`. `--step=ID` picks one; CTest discovers them from --list-test-cases.
+using GradeFunction = void (*)(const char* step_id);
+struct StepName {
+  std::string id, title;
+};
+bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFunction grade);
+
 // `./workbook list` prints each lab's steps and bars: the grader binary with --list-steps calls the
 // function the lab registered (workbook::list_steps<Lab>, in skeleton.h). No GPU needed.
 using ListFunction = void (*)();

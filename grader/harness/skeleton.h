@@ -465,7 +465,7 @@ StepRow row_of(const typename Lab::Step& step, const typename Lab::Condition& co
   row.lab = Lab::kName;
   row.step = step.name();
   row.measured_at = Lab::describe(step, condition);
-  row.result = "info";
+  row.verdict = Verdict::kInfo;
   row.time_ms = m.candidate_ms;
   row.rate = m.rate();
   row.rate_unit = m.rate_unit();
@@ -506,12 +506,12 @@ void grade_step(const char* id) {
   failed.lab = Lab::kName;
   failed.step = step.name();
   failed.measured_at = "correctness";
-  failed.result = "FAIL";
+  failed.verdict = Verdict::kFail;
   failed.bar = describe_bar<Lab>(step);
   if (std::string why = not_applicable_reason(step); !why.empty()) {
     StepRow skipped = failed;
     skipped.measured_at = "architecture";
-    skipped.result = "n/a";
+    skipped.verdict = Verdict::kNotApplicable;
     skipped.reason = why;
     record(skipped);
     ++session().not_applicable_steps;
@@ -542,7 +542,7 @@ void grade_step(const char* id) {
     for (const auto& [where, reported] : reports) {
       StepRow row = failed;
       row.measured_at = where;
-      row.result = "PASS";
+      row.verdict = Verdict::kPass;
       row.rate = reported.value;
       row.rate_unit = reported.unit;
       row.reason = reported.text;
@@ -553,7 +553,7 @@ void grade_step(const char* id) {
   if (session().correctness_only) {
     StepRow passed = failed;
     passed.measured_at = "correctness only";
-    passed.result = "PASS";
+    passed.verdict = Verdict::kPass;
     passed.reason = "correct on every shape checked; nothing timed";
     record(passed);
     return;
@@ -576,7 +576,7 @@ void grade_step(const char* id) {
           if (why.empty()) why = requirement_failure<Lab>(step, requirement, m);
         }
       if (judged) {
-        row.result = why.empty() ? "PASS" : "FAIL";
+        row.verdict = why.empty() ? Verdict::kPass : Verdict::kFail;
         row.bar = failed.bar;
         row.reason = why.empty() && step.experiment != nullptr ? "an experiment: see the handout" : why;
         if (verdict.empty()) verdict = why;
@@ -771,7 +771,9 @@ void calibrate(const std::string& profile_path) {
 // Lab::drawn_sizes().
 template <typename Lab>
 bool register_lab() {
-  return register_listing(Lab::kName, list_steps<Lab>) && register_calibration(Lab::kName, calibrate<Lab>) &&
+  std::vector<StepName> names;
+  for (const typename Lab::Step& step : Lab::steps()) names.push_back({step.id, step.title});
+  return register_steps(Lab::kName, names, grade_step<Lab>) && register_listing(Lab::kName, list_steps<Lab>) && register_calibration(Lab::kName, calibrate<Lab>) &&
          register_drawn_sizes(Lab::kName, Lab::drawn_sizes);
 }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The front door as a new student or instructor meets it: every mistake gets a clear message and
 # one of the documented exit codes (0, 1, 2, 3, 77), from any folder. CPU only: nothing is graded.
-#   test_front_door.sh ROOT GRADER REPORT   ROOT: the workbook's folder; GRADER: any built grader
-#                                          binary; REPORT: workbook_report
+#   test_front_door.sh ROOT GRADER RUNNER   ROOT: the workbook's folder; GRADER: any built grader
+#                                          binary; RUNNER: workbook_runner
 set -u
-root=$1 grader=$2 report=$3
+root=$1 grader=$2 runner=$3
 failures=0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -96,41 +96,31 @@ echo "02.1 1 fast 95" >"$scratch/bad.bars"
 expect 2 "cannot read the bars profile" "$grader" --bars=/nonexistent/gpu.bars "--test-case=02.1*"
 expect 2 "bad.bars:1: a line is STEP INDEX MIN_SPEEDUP" "$grader" "--bars=$scratch/bad.bars" "--test-case=02.1*"
 expect 0 "--without=DEFENCE" "$grader" --help
-# The reports, written by workbook_report (which links no student code), and the rows a step's
-# process leaves, which it takes only when they are that step's own.
+# The reports, written by the runner (which links no student code); the rows a step's process
+# leaves are taken only when they are that step's own (harness test "the runner takes a step's own
+# rows, and no others").
 printf 'one\ttwo\n' >"$scratch/bad.tsv"
-expect 1 "is not a results file" "$report" "--summarize=$scratch/bad.tsv"
-expect 0 "" "$report" "--append-failure=$scratch/rows.tsv" --lab=02_memory "--step=02.1 x" "--reason=it hung"
-expect 1 "FAIL  02.1 x: it hung" "$report" "--summarize=$scratch/rows.tsv"
-expect 1 "cannot write" "$report" "--summarize=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
-expect 2 "takes --flag=value" "$report" --summarize
-head -n 1 "$scratch/rows.tsv" | sed 's/02.1 x/02.2 y/' >"$scratch/other-step.tsv"
-ln -s "$scratch/rows.tsv" "$scratch/link.tsv"
-: >"$scratch/collected.tsv"
-for forged in other-step link missing bad; do
-  "$report" "--collect=$scratch/$forged.tsv" --lab=02_memory "--step=02.1 x" "--into=$scratch/collected.tsv"
-done
-if [ "$(grep -c "the step's process gave no result to believe" "$scratch/collected.tsv")" -eq 4 ] &&
-   ! grep -qP '^02_memory\t02.2 y' "$scratch/collected.tsv"; then
-  echo "ok: --collect takes no row of another step, through a link, from no file or from a malformed one"
-else
-  echo "FAIL: --collect took rows it should not have:"; cat "$scratch/collected.tsv"; failures=$((failures + 1))
-fi
+expect 1 "a result row needs 17 fields" "$runner" summarize "--rows=$scratch/bad.tsv"
+printf '02_memory\t02.1 x\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\tit hung\t\t\n' >"$scratch/rows.tsv"
+expect 1 "FAIL  02.1 x: it hung" "$runner" summarize "--rows=$scratch/rows.tsv"
+expect 1 "cannot write" "$runner" summarize "--rows=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
+expect 2 "needs a command" "$runner" frobnicate
 
 # A filter that selects no step is refused: a grading that ran nothing must not read as a pass.
 expect 2 "no test case matches" "$grader" "--test-case=99.1 no such step"
-# Every step's name, made a filter the way the workbook makes it, selects that step alone (doctest
-# splits a filter at commas, and "06.8 Blelloch, conflict-free" has one).
-eval "$(grep '^step_filter()' "$root/workbook")"
+expect 2 "there is no step 02.9 here; the steps are 02.1" "$grader" --step=02.9
+# The steps table is the one list of steps: every grader's step test cases are its table's rows,
+# and --step=ID selects that step alone (04.1 is not 04.10; "06.7 Blelloch, conflict-free" has a
+# comma, which doctest would split a filter at).
 for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
+  table=$("$starter" --list-steps | awk -F'\t' '{print $1 " " $2}')
+  cases=$("$starter" --list-test-cases | grep -E '^[0-9]{2}\.[0-9]+ ')
+  [ "$table" = "$cases" ] || { echo "FAIL: $(basename "$starter")'s step test cases are not its steps table"; failures=$((failures + 1)); }
   while IFS= read -r step; do
-    count=$("$starter" "$(step_filter "$step")" --count | grep -o 'passing the current filters: [0-9]*')
-    if [ "$count" != "passing the current filters: 1" ]; then
-      echo "FAIL: the workbook's filter for '$step' selects ${count##* } test cases of $(basename "$starter"), not 1"
-      failures=$((failures + 1))
-    fi
-  done < <("$starter" --list-test-cases | grep -E '^[0-9]{2}\.[0-9]+ ')
-  echo "ok: each step of $(basename "$starter") is selected alone by its filter"
+    selected=$("$starter" "--step=${step%% *}" --list-test-cases | grep -E '^[0-9]{2}\.[0-9]+ ')
+    [ "$selected" = "$step" ] || { echo "FAIL: --step=${step%% *} selects '$selected', not '$step'"; failures=$((failures + 1)); }
+  done <<<"$table"
+  echo "ok: each step of $(basename "$starter") is its table's, selected alone by --step"
 done
 
 # The sizes each lab draws from the seed: shown without a GPU, the same for the same seed (so that

@@ -22,15 +22,15 @@ run() {  # want_status pattern command...
     failures=$((failures + 1))
   fi
 }
-both="--test-case=02.5 *,02.6 *"
+both="--step=02.5,02.6"
 run 0 "n/a   02.6 the copy engine: needs compute capability 9.0 or newer; this GPU is graded as 8.0" \
   "$solution" "$both" --correctness-only --seed=7 --as-compute-capability=80
 run 0 "1 of 1 steps pass \(1 more not applicable on this GPU\)" \
   "$solution" "$both" --correctness-only --seed=7 --as-compute-capability=80
 run 77 "not applicable: every step selected needs a newer GPU" \
-  "$solution" "--test-case=02.6 *" --correctness-only --seed=7 --as-compute-capability=80
+  "$solution" --step=02.6 --correctness-only --seed=7 --as-compute-capability=80
 run 0 "--expect-reject: 1 of 1 test cases failed as expected" \
   "$starter" "$both" --correctness-only --seed=7 --as-compute-capability=80 --expect-reject
-run 2 "above this GPU's own" "$solution" "--test-case=02.6 *" --as-compute-capability=990
+run 2 "above this GPU's own" "$solution" --step=02.6 --as-compute-capability=990
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 echo "every check passed"

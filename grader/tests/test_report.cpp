@@ -19,7 +19,8 @@ StepRow judged(const std::string& step, const std::string& result, const std::st
   row.lab = "02_memory";
   row.step = step;
   row.measured_at = "occupancy 6.25%";
-  row.result = result;
+  row.verdict = result == "PASS" ? Verdict::kPass : result == "FAIL" ? Verdict::kFail : Verdict::kInfo;
+  row.defence = defence_named_in(result == "FAIL" ? reason : "");  // as the grader's record() sets it
   row.time_ms = 0.25;
   row.rate = 2100;
   row.percent_of_peak = 70.5;
@@ -37,7 +38,7 @@ TEST_CASE("a row survives the trip through a line of text, unmeasured fields inc
   row.registers = 16;
   const StepRow back = from_line(to_line(row));
   CHECK(back.step == row.step);
-  CHECK(back.result == "FAIL");
+  CHECK(back.verdict == Verdict::kFail);
   CHECK(back.time_ms == 0.25);
   CHECK(back.speedup == 3.25);
   CHECK(std::isnan(back.occupancy_percent));
@@ -227,7 +228,7 @@ StepRow not_applicable(const std::string& step) {
   row.lab = "02_memory";
   row.step = step;
   row.measured_at = "architecture";
-  row.result = "n/a";
+  row.verdict = Verdict::kNotApplicable;
   row.reason = "needs compute capability 9.0 or newer; this GPU is graded as 8.0: not applicable here";
   return row;
 }

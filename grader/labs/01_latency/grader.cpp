@@ -531,16 +531,9 @@ const bool kBenchRegistered = workbook::register_bench(
     LatencyLab::kName, bench,
     {"curve", "ilp", "warps_per_sm", "threads_per_sm", "percent_of_peak", "predicted_percent", "working_set_bytes",
      "cycles_per_load"});
-const bool kRegistered = workbook::register_lab<LatencyLab>();  // for ./workbook list and calibrate
+const bool kRegistered = workbook::register_lab<LatencyLab>();  // its steps, ./workbook list and calibrate
 
 }  // namespace
-
-TEST_SUITE("01_latency") {
-  TEST_CASE("01.1 FMA latency") { workbook::grade_step<LatencyLab>("01.1"); }
-  TEST_CASE("01.2 load latency, by pointer chase") { workbook::grade_step<LatencyLab>("01.2"); }
-  TEST_CASE("01.3 occupancy calculator") { workbook::grade_step<LatencyLab>("01.3"); }
-  TEST_CASE("01.4 independent FMAs hide the latency") { workbook::grade_step<LatencyLab>("01.4"); }
-}
 
 // Run on the reference solution only.
 TEST_SUITE("01_latency bars") {

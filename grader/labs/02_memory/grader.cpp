@@ -227,18 +227,9 @@ const bool kBenchRegistered =
     workbook::register_bench(MemoryLab::kName, bench,
                              {"step", "bytes_per_thread", "threads_per_block", "blocks_per_sm", "occupancy_percent",
                               "time_ms", "gb_per_s", "percent_of_memcpy"});
-const bool kRegistered = workbook::register_lab<MemoryLab>();  // for ./workbook list and calibrate
+const bool kRegistered = workbook::register_lab<MemoryLab>();  // its steps, ./workbook list and calibrate
 
 }  // namespace
-
-TEST_SUITE("02_memory") {
-  TEST_CASE("02.1 several floats per thread") { workbook::grade_step<MemoryLab>("02.1"); }
-  TEST_CASE("02.2 float2 loads") { workbook::grade_step<MemoryLab>("02.2"); }
-  TEST_CASE("02.3 float4 loads") { workbook::grade_step<MemoryLab>("02.3"); }
-  TEST_CASE("02.4 many float4 at low occupancy") { workbook::grade_step<MemoryLab>("02.4"); }
-  TEST_CASE("02.5 at memcpy speed") { workbook::grade_step<MemoryLab>("02.5"); }
-  TEST_CASE("02.6 the copy engine") { workbook::grade_step<MemoryLab>("02.6"); }
-}
 
 // Run on the reference solution only.
 TEST_SUITE("02_memory bars") {

@@ -329,17 +329,9 @@ const bool kBenchRegistered = workbook::register_bench(
     FftLab::kName, bench,
     {"curve", "batch", "source", "time_ms", "gflop_per_s", "gb_per_s", "percent_of_cufft", "cufft_gb_per_s", "occupancy_percent",
      "registers", "outputs_per_thread", "shared_bytes_per_transform"});
-const bool kRegistered = workbook::register_lab<FftLab>();  // for ./workbook list and calibrate
+const bool kRegistered = workbook::register_lab<FftLab>();  // its steps, ./workbook list and calibrate
 
 }  // namespace
-
-TEST_SUITE("05_fft") {
-  TEST_CASE("05.1 2 outputs per thread") { workbook::grade_step<FftLab>("05.1"); }
-  TEST_CASE("05.2 4 outputs per thread") { workbook::grade_step<FftLab>("05.2"); }
-  TEST_CASE("05.3 8 outputs per thread") { workbook::grade_step<FftLab>("05.3"); }
-  TEST_CASE("05.4 16 outputs per thread") { workbook::grade_step<FftLab>("05.4"); }
-  TEST_CASE("05.5 at cuFFT speed") { workbook::grade_step<FftLab>("05.5"); }
-}
 
 // Run on the reference solution only.
 TEST_SUITE("05_fft bars") {

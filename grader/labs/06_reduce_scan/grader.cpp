@@ -239,22 +239,9 @@ void bench(const std::string& csv_path) {
 const bool kBenchRegistered = workbook::register_bench(
     ReduceScanLab::kName, bench, {"curve", "operation", "n", "time_ms", "gb_per_s", "percent_of_cub", "cub_gb_per_s",
                                    "copy_gb_per_s"});
-const bool kRegistered = workbook::register_lab<ReduceScanLab>();  // for ./workbook list and calibrate
+const bool kRegistered = workbook::register_lab<ReduceScanLab>();  // its steps, ./workbook list and calibrate
 
 }  // namespace
-
-TEST_SUITE("06_reduce_scan") {
-  TEST_CASE("06.1 interleaved addressing, no divergence") { workbook::grade_step<ReduceScanLab>("06.1"); }
-  TEST_CASE("06.2 sequential addressing") { workbook::grade_step<ReduceScanLab>("06.2"); }
-  TEST_CASE("06.3 first add during load") { workbook::grade_step<ReduceScanLab>("06.3"); }
-  TEST_CASE("06.4 last warp by shuffles") { workbook::grade_step<ReduceScanLab>("06.4"); }
-  TEST_CASE("06.5 complete unrolling") { workbook::grade_step<ReduceScanLab>("06.5"); }
-  TEST_CASE("06.6 many elements per thread, one pass") { workbook::grade_step<ReduceScanLab>("06.6"); }
-  TEST_CASE("06.7 Blelloch, conflict-free") { workbook::grade_step<ReduceScanLab>("06.7"); }
-  TEST_CASE("06.8 Hillis-Steele by warp shuffles") { workbook::grade_step<ReduceScanLab>("06.8"); }
-  TEST_CASE("06.9 register-blocked reduce-then-scan") { workbook::grade_step<ReduceScanLab>("06.9"); }
-  TEST_CASE("06.10 single pass, decoupled look-back") { workbook::grade_step<ReduceScanLab>("06.10"); }
-}
 
 // Run on the reference solution only.
 TEST_SUITE("06_reduce_scan bars") {

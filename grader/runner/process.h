@@ -1,0 +1,36 @@
+// Starting the processes a grading needs (a step's grader, the audit, the step listing) and waiting
+// for them. The runner starts each with an argument vector, never through a shell: a lab's or a
+// student's name is one argument, whatever it holds. Plain C++ on POSIX.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace workbook::runner {
+
+struct Command {
+  std::vector<std::string> argv;                         // argv[0] is found on PATH if it has no '/'
+  std::vector<std::pair<std::string, std::string>> env;  // set in the child, on top of ours
+  std::string folder;                                    // the child's working folder ("": ours)
+  std::string output_path;                               // its stdout and stderr ("": captured)
+
+  Command(std::vector<std::string> arguments, std::vector<std::pair<std::string, std::string>> environment = {},
+          std::string working_folder = "", std::string output = "")
+      : argv(std::move(arguments)), env(std::move(environment)), folder(std::move(working_folder)),
+        output_path(std::move(output)) {}
+};
+
+struct Outcome {
+  int status = 0;      // the exit code, or 128 + the signal that killed it, as a shell reports it
+  std::string output;  // stdout and stderr, when output_path was empty
+};
+
+// Runs `command` to its end. A program that cannot be started gives status 127 and says why in
+// its output, as a shell would.
+Outcome run(const Command& command);
+
+// Whether `program` can be found (an absolute path that is executable, or a name on PATH).
+bool on_path(const std::string& program);
+
+}  // namespace workbook::runner
