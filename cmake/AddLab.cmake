@@ -107,7 +107,7 @@ function(add_lab lab)
     COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_starter>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
             "--binary=$<TARGET_FILE:grade_${lab}_starter>")
   add_test(NAME "${lab}.static: the starter's #include lines pass the host-code audit"
-    COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/grader/harness"
+    COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
             "--internals=${root}/grader/harness" "${root}/labs/${lab}/${LAB_TOPIC}.cu")
   set_tests_properties("${lab}.static: the starter passes the host-code audit" "${lab}.static: the starter's #include lines pass the host-code audit"
     PROPERTIES LABELS "cpu;${lab};static;host-code")
@@ -132,7 +132,7 @@ function(add_lab lab)
       COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_solution>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
               "--binary=$<TARGET_FILE:grade_${lab}_solution>")
     add_test(NAME "${lab}.static: the solution's #include lines pass the host-code audit"
-      COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/grader/harness"
+      COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
               "--internals=${root}/grader/harness" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
     set_tests_properties("${lab}.static: the host-code allowance matches the solution" "${lab}.static: the solution passes the host-code audit"
       "${lab}.static: the solution's #include lines pass the host-code audit"
@@ -234,7 +234,7 @@ function(_add_host_code_mutant lab spec)
   set(name "${lab}.mutant_${mutant}: the host-code audit refuses it (${expected})")
   if(mutant MATCHES "^include_")
     add_test(NAME "${name}" COMMAND workbook_audit includes "--lab-folder=${PROJECT_SOURCE_DIR}/labs/${lab}"
-             "--student-headers=${PROJECT_SOURCE_DIR}/grader/harness" "--internals=${PROJECT_SOURCE_DIR}/grader/harness" "${source}")
+             "--student-headers=${PROJECT_SOURCE_DIR}/include" "--internals=${PROJECT_SOURCE_DIR}/grader/harness" "${source}")
   else()
     if(NOT TARGET grade_${lab}_mutant_${mutant})  # also a mutant of another kind (side_stream)
       _build_lab_implementation(${lab} mutant_${mutant} "${source}")

@@ -306,8 +306,15 @@ Points read_points(const std::string& path) {
     }
     fields.clear();
     if (fields >> extra) throw bad("unexpected '" + extra + "'");
-    if (step == "*") points.fallback = worth;
-    else points.by_step[step] = worth;
+    if (step == "*") {
+      points.fallback = worth;
+    } else if (const auto first = points.line_of_step.find(step); first != points.line_of_step.end()) {
+      throw std::invalid_argument(path + ":" + std::to_string(number) + ": " + step + " is named twice (first on line " +
+                                  std::to_string(first->second) + ")");
+    } else {
+      points.by_step[step] = worth;
+      points.line_of_step[step] = number;
+    }
   }
   return points;
 }

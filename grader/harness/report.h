@@ -1,7 +1,7 @@
 // Result rows and what is made of them: the console table, Gradescope's results.json and JUnit.
 // Each step runs in a process of its own (a crash must not take the other steps down), so rows
-// travel between processes as lines of text in a file; workbook_report (report_main.cpp) reads them
-// back. Plain C++.
+// travel between processes as lines of text in a file; the runner (grader/runner/) reads them back
+// and writes every report. Plain C++.
 #pragma once
 
 #include <fstream>
@@ -88,11 +88,13 @@ struct Points {
   };
   Worth fallback;
   std::map<std::string, Worth> by_step;  // by step id, "04.10"
+  std::map<std::string, int> line_of_step;  // where the file names each step, for messages
   Worth of(const std::string& step_name) const;  // "04.10 packed cp.async pipeline" -> its worth
   double score(const StepVerdict& v) const;
   double max_score(const StepVerdict& v) const;  // 0 for a step not applicable on this GPU
 };
-Points read_points(const std::string& path);  // throws std::invalid_argument on a malformed file
+// Throws std::invalid_argument, with the file and line, on a malformed line or a step named twice.
+Points read_points(const std::string& path);
 
 // The scorecard. Full: every column, for a grader's own log. Compact: the columns a student reads
 // first (the step's id, where it was measured, time, rate, % ref, speedup, occupancy, registers,

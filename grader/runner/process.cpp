@@ -11,7 +11,10 @@
 
 namespace workbook::runner {
 
-Outcome run(const Command& command) {
+namespace {
+
+// Starts `command`; its captured output, if any, goes to `take` piece by piece as it is read.
+int start_and_wait(const Command& command, const std::function<void(const char*, std::size_t)>& take) {
   if (command.argv.empty()) throw std::invalid_argument("run: no program");
   int pipe_fds[2] = {-1, -1};
   const bool capture = command.output_path.empty();
@@ -33,22 +36,39 @@ Outcome run(const Command& command) {
     (void)!write(STDERR_FILENO, why.data(), why.size());
     _exit(127);
   }
-  Outcome outcome;
   if (capture) {
     close(pipe_fds[1]);
     char buffer[4096];
     for (ssize_t got; (got = read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) break;
-      outcome.output.append(buffer, static_cast<std::size_t>(got));
+      take(buffer, static_cast<std::size_t>(got));
     }
     close(pipe_fds[0]);
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
-  outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+Outcome run(const Command& command) {
+  Outcome outcome;
+  outcome.status = start_and_wait(command, [&](const char* piece, std::size_t size) { outcome.output.append(piece, size); });
   return outcome;
+}
+
+int run_lines(const Command& command, const std::function<void(const std::string&)>& each_line) {
+  std::string pending;
+  const int status = start_and_wait(command, [&](const char* piece, std::size_t size) {
+    pending.append(piece, size);
+    for (std::size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1))
+      each_line(pending.substr(0, end));
+  });
+  if (!pending.empty()) each_line(pending);
+  return status;
 }
 
 bool on_path(const std::string& program) {

@@ -3,6 +3,7 @@
 // student's name is one argument, whatever it holds. Plain C++ on POSIX.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,10 @@ struct Outcome {
 // Runs `command` to its end. A program that cannot be started gives status 127 and says why in
 // its output, as a shell would.
 Outcome run(const Command& command);
+
+// Runs `command` to its end, handing each line of its output (stdout and stderr, without the
+// newline) to `each_line` as it comes: a build's progress. Returns its status as run() does.
+int run_lines(const Command& command, const std::function<void(const std::string&)>& each_line);
 
 // Whether `program` can be found (an absolute path that is executable, or a name on PATH).
 bool on_path(const std::string& program);

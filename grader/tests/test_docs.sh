@@ -5,6 +5,8 @@
 # usage: test_docs.sh ROOT DOXYGEN DOXYFILE HTML_DIR
 set -uo pipefail
 root=$1 doxygen=$2 doxyfile=$3 html=$4
+# ./workbook docs refuses such a checkout with a clear message (the front-door test shows it).
+case "$root" in *" "*) echo "skipped: doxygen cannot build the site in a path with a space"; exit 77 ;; esac
 rm -rf "$html"
 (cd "$root" && "$doxygen" "$doxyfile") || { echo "FAIL: doxygen reported the errors above"; exit 1; }
 failures=0

@@ -49,10 +49,12 @@ expect 2 "holds no lab file: expected labs/NN_topic/<topic>.cu" "$root/workbook"
 expect 2 "is not a zip archive that can be read" "$root/workbook" grade --submission "$scratch/broken.zip"
 expect 2 "cannot be combined with --solution" "$root/workbook" grade --solution --submission "$scratch/empty_submission"
 # A name that gives no student to keep results under is refused, and removes nobody's results.
-mkdir -p "$root/results/submissions/front-door-keep" "$scratch/odd_class/.hidden"
+mkdir -p "$root/results/submissions/front-door-keep" "$scratch/odd_class/.hidden" "$scratch/odd_class/two"$'\n'"lines"
 : >"$scratch/.zip"; : >"$scratch/odd_class/.zip"
 expect 2 "gives no name to keep its results under" "$root/workbook" grade --submission "$scratch/.zip"
 expect 0 "not graded: its name gives no student" "$root/workbook" grade-class "$scratch/odd_class"
+[ "$(grep -c "not graded: its name gives no student" "$root/results/class/summary.txt")" -eq 3 ] ||
+  { echo "FAIL: grade-class did not refuse .zip, .hidden and a name with a newline, each whole"; failures=$((failures + 1)); }
 if [ -d "$root/results/submissions/front-door-keep" ]; then
   echo "ok: an unnamed submission removed no other student's results"
 else
@@ -60,6 +62,36 @@ else
 fi
 rm -rf "$root/results/submissions/front-door-keep"
 expect 2 "--points: cannot read" "$root/workbook" grade --points /nonexistent/points.conf
+# A points file names each step once, and only steps that exist: a mistake is refused with its line.
+printf '*  1\n02.1 2\n04.12 3\n' >"$scratch/unknown.points"
+printf '02.1 2\n\n02.1 3\n' >"$scratch/twice.points"
+printf '99.1 2\n' >"$scratch/no_lab.points"
+expect 2 "unknown.points:3: there is no step 04.12; 04_sgemm's steps are 04.1" "$root/workbook" grade 02 --points "$scratch/unknown.points"
+expect 2 "twice.points:3: 02.1 is named twice (first on line 1)" "$root/workbook" grade 02 --points "$scratch/twice.points"
+expect 2 "no_lab.points:1: there is no step 99.1 (no lab is numbered 99)" "$root/workbook" grade 02 --points "$scratch/no_lab.points"
+# A submission without the lab's own file fails that lab, saying so: an empty archive, a folder in
+# the file's place, a link to the checkout's file. Nothing of the checkout's starter is graded for it.
+mkdir -p "$scratch/empty_archive" "$scratch/folder_instead/labs/02_memory/memory.cu" "$scratch/link_instead/labs/02_memory"
+tar -cf "$scratch/empty_archive.tar" -C "$scratch/empty_archive" .
+echo "not the file" >"$scratch/folder_instead/labs/02_memory/memory.cu/inside.txt"
+ln -s "$root/labs/02_memory/memory.cu" "$scratch/link_instead/labs/02_memory/memory.cu"
+for submission in empty_archive.tar folder_instead link_instead; do
+  expect 1 "FAIL  02_memory is not in the submission: the submission holds no labs/02_memory/memory.cu" \
+    "$root/workbook" grade 02 --submission "$scratch/$submission"
+done
+expect 2 "holds no lab file" "$root/workbook" grade --submission "$scratch/empty_archive.tar" --json "$scratch/empty.json"
+grep -q '"output": "not graded: submission empty_archive holds no lab file' "$scratch/empty.json" ||
+  { echo "FAIL: a submission with no lab file left no results.json that says why"; failures=$((failures + 1)); }
+# Results that cannot be written are said before anything runs, with what to do.
+mkdir -p "$scratch/read_only_results"
+cp "$root/workbook" "$scratch/read_only_results/"
+: >"$scratch/read_only_results/results"  # a file where the folder must be (a mode would not stop root)
+expect 2 "cannot write to $scratch/read_only_results/results: the workbook keeps its logs and reports there" \
+  "$scratch/read_only_results/workbook" grade
+# A checkout whose path has a space: the docs say they cannot be built there, and why.
+mkdir -p "$scratch/with space"
+cp "$root/workbook" "$scratch/with space/"
+expect 2 "doxygen cannot build the site in a folder whose path has a space" "$scratch/with space/workbook" docs
 expect 2 "needs the folder of submissions" "$root/workbook" grade-class
 expect 2 "holds no submission" "$root/workbook" grade-class "$scratch/no_class"
 expect 2 "unknown option --bogus" "$root/workbook" grade-class "$scratch/no_class" --bogus
@@ -75,6 +107,12 @@ else
   echo "FAIL: grade --json without a GPU left no results.json that says why"
   failures=$((failures + 1))
 fi
+
+# grade-class without a GPU: every submission is built and audited, none graded, and it exits 77.
+mkdir -p "$scratch/cpu_class/bob/labs/01_latency"
+cp "$root/labs/01_latency/latency.cu" "$scratch/cpu_class/bob/labs/01_latency/"
+expect 77 "no CUDA GPU is visible here: the submissions were built and audited, not graded" \
+  env CUDA_VISIBLE_DEVICES= "$root/workbook" grade-class "$scratch/cpu_class"
 
 # One step by its id, exactly: 04.1 is not 04.10, and a step that does not exist is named as such.
 expect 2 "has no step 04.12; its steps are: 04.1 04.2" "$root/workbook" grade 04.12
@@ -121,6 +159,24 @@ for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
     [ "$selected" = "$step" ] || { echo "FAIL: --step=${step%% *} selects '$selected', not '$step'"; failures=$((failures + 1)); }
   done <<<"$table"
   echo "ok: each step of $(basename "$starter") is its table's, selected alone by --step"
+done
+
+# A step is numbered in four places a student reads, and all four agree with the steps table: the
+# lab header's launchers (TODO(NN.k)), the starter's TODOs, the solution's list of steps at its
+# top, and the handout. (The runner reads the header's ids to check a points file without building.)
+for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
+  lab=$(basename "$starter"); lab=${lab#grade_}; lab=${lab%_starter}; number=${lab%%_*}
+  topic=$(grep -oE 'TOPIC [a-z0-9_]+' "$root/labs/$lab/CMakeLists.txt" | cut -d' ' -f2)
+  table=$("$starter" --list-steps | cut -f1 | tr '\n' ' ') before=$failures
+  ids() { grep -oE "$1" "$2" | grep -oE "$number\.[0-9]+" | awk '!seen[$0]++' | tr '\n' ' '; }
+  for place in "header labs/$lab/$topic.h TODO\($number\.[0-9]+\)" "starter labs/$lab/$topic.cu TODO\($number\.[0-9]+\)" \
+               "solution solutions/$lab/$topic.cu ^//   $number\.[0-9]+ " "handout labs/$lab/README.md ^\|.TODO\($number\.[0-9]+\)"; do
+    read -r what file pattern <<<"$place"
+    [ -f "$root/$file" ] || continue  # a student's copy has no solutions/
+    found=$(ids "$pattern" "$root/$file")
+    [ "$found" = "$table" ] || { echo "FAIL: the $what ($file) numbers the steps '$found'; the $lab steps table has '$table'"; failures=$((failures + 1)); }
+  done
+  [ "$failures" -gt "$before" ] || echo "ok: $lab's steps are numbered alike in its table, header, starter, solution and handout"
 done
 
 # The sizes each lab draws from the seed: shown without a GPU, the same for the same seed (so that

@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "copy_engine.cuh"  // given: the bulk-copy engine's instructions, for 02.6
+#include "workbook/bulk_copy.cuh"  // given: the bulk-copy engine's instructions, for 02.6
 #include "given.cuh"        // given: validate(), require_copy_engine()
 #include "memory.h"
 #include "workbook/launch.cuh"
@@ -106,7 +106,7 @@ void copy_at_memcpy_speed(const CopyProblem& problem, cudaStream_t) {
 }
 
 void copy_with_copy_engine(const CopyProblem& problem, cudaStream_t) {
-  validate(problem, "copy_with_copy_engine", copy_engine::kAlignment);
+  validate(problem, "copy_with_copy_engine", workbook::bulk_copy::kAlignment);
   require_copy_engine("copy_with_copy_engine");
   not_implemented("TODO(02.6)", "copy_with_copy_engine");
 }

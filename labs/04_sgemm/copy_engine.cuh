@@ -44,7 +44,7 @@
 #include <cuda_runtime.h>
 #include <cudaTypedefs.h>
 
-#include "../02_memory/copy_engine.cuh"  // the mbarrier wrappers 02.6 gives
+#include "workbook/bulk_copy.cuh"  // the mbarrier wrappers 02.6 gives
 
 #include <array>
 #include <cstdint>
@@ -55,10 +55,10 @@ namespace sgemm_lab::copy_engine {
 
 
 // Lab 02's: the same instructions (its init_barrier counts one arrival; this one takes a count).
-using memory_lab::copy_engine::expect_bytes;
-using memory_lab::copy_engine::make_barrier_inits_visible;
-using memory_lab::copy_engine::shared_address;
-using memory_lab::copy_engine::wait_for_phase;
+using workbook::bulk_copy::expect_bytes;
+using workbook::bulk_copy::make_barrier_inits_visible;
+using workbook::bulk_copy::shared_address;
+using workbook::bulk_copy::wait_for_phase;
 
 using TileMap = CUtensorMap;  // 128 bytes, opaque: the copy engine reads it
 

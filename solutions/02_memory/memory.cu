@@ -19,7 +19,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "copy_engine.cuh"  // given: the bulk-copy engine's instructions, for 02.6
+#include "workbook/bulk_copy.cuh"  // given: the bulk-copy engine's instructions, for 02.6
 #include "given.cuh"        // given: validate(), require_copy_engine()
 #include "memory.h"
 #include "workbook/launch.cuh"
@@ -183,7 +183,7 @@ namespace {
 // to be read: wait_until_read<1> lets the newest store keep reading. The bytes past the last whole
 // stage, fewer than kStageBytes, are copied by every thread of the grid with ordinary loads.
 __global__ void copy_engine_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
-  using namespace copy_engine;
+  using namespace workbook::bulk_copy;
   constexpr int kStages = Policy::kStages;
   constexpr unsigned kStageBytes = Policy::kStageBytes;
   // All of it dynamic shared memory (at least Policy::kRingBytes; more when the grader's padding is
@@ -237,7 +237,7 @@ void copy_at_memcpy_speed(const CopyProblem& problem, cudaStream_t stream) {
 }
 
 void copy_with_copy_engine(const CopyProblem& p, cudaStream_t stream) {
-  validate(p, "copy_with_copy_engine", copy_engine::kAlignment);
+  validate(p, "copy_with_copy_engine", workbook::bulk_copy::kAlignment);
   if (p.n == 0) return;
   require_copy_engine("copy_with_copy_engine");
   constexpr auto kernel = copy_engine_kernel;

@@ -10,7 +10,7 @@
 //      128-thread blocks, k per SM (Volkov's padding fixes k), every thread doing 2^16 FMAs. Volkov
 //      2010, slides 16-22, redrawn; the fraction is of the best configuration measured.
 // Build and run (from the repository root):
-//   nvcc -std=c++20 -O3 -arch=native -Igrader/harness solutions/01_latency/experiments/calibrate.cu \
+//   nvcc -std=c++20 -O3 -arch=native -Iinclude solutions/01_latency/experiments/calibrate.cu \
 //     -o /tmp/calibrate && /tmp/calibrate            (--chase-only: parts 1 and 2 alone)
 #include <cuda_runtime.h>
 

@@ -8,7 +8,7 @@
 //   32-bit:    the same with 32-bit indices
 //   then 32-bit indices unrolled 16 times (01.4's kernel and the grader's) at ILP 4, 8, 16 and 32
 // Build and run (from the repository root):
-//   nvcc -std=c++20 -O3 -arch=native -Igrader/harness solutions/01_latency/experiments/ilp_shapes.cu -o /tmp/ilp && /tmp/ilp
+//   nvcc -std=c++20 -O3 -arch=native -Iinclude solutions/01_latency/experiments/ilp_shapes.cu -o /tmp/ilp && /tmp/ilp
 #include <cuda_runtime.h>
 
 #include <cstdio>

@@ -8,7 +8,7 @@
 // Each time is the median of 15 calls, L2 overwritten before each (so that 2^24 ints, 64 MiB, do
 // not start in the 50 MiB L2). GB/s counts the bytes the operation must move: 4n for a sum, 8n for
 // a scan or a copy. Build and run (from the repository root):
-//   nvcc -std=c++20 -O3 -arch=native -Ilabs/06_reduce_scan -Igrader/harness \
+//   nvcc -std=c++20 -O3 -arch=native -Ilabs/06_reduce_scan -Iinclude \
 //     solutions/06_reduce_scan/experiments/variants.cu grader/harness/launch_log.cpp grader/harness/cuda.cpp \
 //     -o /tmp/variants && /tmp/variants
 #include <cub/device/device_reduce.cuh>

@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "copy_engine.cuh"
 #include "given.cuh"
 #include "memory.h"
+#include "workbook/bulk_copy.cuh"
 #include "workbook/launch.cuh"
 
 namespace memory_mutant {
@@ -25,7 +25,7 @@ constexpr std::size_t kRingShared = kRingStages * (kRingStageBytes + sizeof(std:
 
 template <bool kWaitsForLanding, bool kWaitsForRead>
 __global__ void ring_copy_kernel(const float* in, float* out, std::size_t n) {
-  using namespace memory_lab::copy_engine;
+  using namespace workbook::bulk_copy;
   extern __shared__ __align__(128) unsigned char stages[];
   auto* const barriers = reinterpret_cast<std::uint64_t*>(stages + kRingStages * kRingStageBytes);
   const std::size_t chunks = n * sizeof(float) / kRingStageBytes;

@@ -1,4 +1,4 @@
-// Lab 02_memory, given (you use it, you do not edit it): Hopper's bulk-copy engine, for step 02.6.
+// Given (you use it, you do not edit it): Hopper's bulk-copy engine, for steps 02.6 and 04.11.
 //
 // Compute capability 9.0 and later. One thread asks the copy engine (TMA) to move a block of bytes
 // between global and shared memory; the engine does the moving, with no register and no other
@@ -28,7 +28,7 @@
 
 #include <cstdint>
 
-namespace memory_lab::copy_engine {
+namespace workbook::bulk_copy {
 
 inline constexpr unsigned kAlignment = 16;  // bytes: of every address and size a bulk copy takes
 
@@ -126,4 +126,4 @@ __device__ inline void wait_until_written() {
 #endif
 }
 
-}  // namespace memory_lab::copy_engine
+}  // namespace workbook::bulk_copy

@@ -1,0 +1,105 @@
+#include "build.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+#include "process.h"
+
+namespace workbook::runner {
+
+namespace fs = std::filesystem;
+
+Build::Build(const Checkout& checkout, std::string build_dir, std::string log_folder)
+    : checkout_(checkout), build_dir_(std::move(build_dir)), log_folder_(std::move(log_folder)) {
+  fs::create_directories(log_folder_);
+}
+
+void Build::configure(const std::vector<std::string>& definitions) const {
+  say("configuring (preset " + checkout_.preset + ")");
+  std::vector<std::string> argv = {"cmake", "--preset", checkout_.preset, "-S", checkout_.root, "-B", build_dir_};
+  argv.insert(argv.end(), definitions.begin(), definitions.end());
+  const std::string log = log_folder_ + "/configure.log";
+  if (run({argv, {}, "", log}).status == 0) return;
+  const std::vector<std::string> lines = lines_of(read_text(log));
+  for (std::size_t i = lines.size() > 20 ? lines.size() - 20 : 0; i < lines.size(); ++i) std::cerr << lines[i] << '\n';
+  throw Fatal(kExitFailed, "configuring failed; the whole log is in " + checkout_.shown(log));
+}
+
+bool Build::targets(const std::vector<std::string>& targets) const {
+  std::vector<std::string> argv = {"cmake", "--build", build_dir_};
+  for (const std::string& target : targets) argv.insert(argv.end(), {"--target", target});
+  std::ofstream log(this->log(), std::ios::app);
+  static const std::regex progress(R"(^\[([0-9]+)/([0-9]+)\].*)");  // ninja's "[12/240] Building ..."
+  int said = 0;
+  const int status = run_lines({argv}, [&](const std::string& line) {
+    log << line << '\n';
+    std::smatch m;
+    if (!std::regex_match(line, m, progress)) return;
+    const int done = std::stoi(m[1]), total = std::stoi(m[2]), tenth = done * 10 / total;
+    if (total >= 20 && tenth > said) {
+      say("building: " + std::to_string(tenth) + "0%");
+      said = tenth;
+    }
+  });
+  return status == 0;
+}
+
+void Build::show_errors() const {
+  const std::vector<std::string> lines = lines_of(read_text(log()));
+  static const std::regex error("error|FAILED");
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < lines.size() && shown.size() < 40; ++i)
+    if (std::regex_search(lines[i], error))
+      for (std::size_t j = i; j < std::min(lines.size(), i + 4) && shown.size() < 40; ++j) shown.push_back(lines[j]);
+  if (shown.empty())
+    for (std::size_t i = lines.size() > 40 ? lines.size() - 40 : 0; i < lines.size(); ++i) shown.push_back(lines[i]);
+  for (const std::string& line : shown) std::cerr << line << '\n';
+}
+
+LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken) const {
+  std::string names;
+  for (const std::string& lab : labs) names += " " + lab;
+  say("building (preset " + checkout_.preset + "): the graders of" + names);
+  std::ofstream(log(), std::ios::trunc).close();
+  LabsBuilt result;
+  for (const std::string& lab : labs) {
+    // The student's file, read before it is compiled; a solution is the checkout's own.
+    std::string file;
+    if (kind == "submission") {
+      file = taken + "/" + checkout_.topic_file(lab);
+      if (fs::symlink_status(file).type() != fs::file_type::regular) {
+        result.missing.push_back(lab);
+        continue;
+      }
+    } else if (kind == "starter") {
+      file = checkout_.root + "/" + checkout_.topic_file(lab);
+    }
+    if (!file.empty()) {
+      // The audit is the checkout's tool (./workbook built it), whichever folder builds the lab.
+      const Outcome audit = run({{checkout_.build_dir + "/grader/workbook_audit", "includes", "--lab-folder=" + checkout_.root + "/labs/" + lab,
+                                  "--student-headers=" + checkout_.root + "/include",
+                                  "--internals=" + checkout_.root + "/grader/harness", file}});
+      if (audit.status == 1) {  // findings
+        std::cerr << audit.output;
+        result.refused[lab] = audit.output;
+        continue;
+      }
+      if (audit.status != 0) throw Fatal(kExitFailed, "the include audit of " + lab + " failed: " + audit.output);
+    }
+    // A submission's steps are listed by the checkout's own starter: nothing of the student's runs.
+    std::vector<std::string> wanted = {"grade_" + lab + "_" + kind};
+    if (kind == "submission") wanted.push_back("grade_" + lab + "_starter");
+    (targets(wanted) ? result.built : result.broken).push_back(lab);
+  }
+  if (!result.broken.empty()) {
+    show_errors();
+    std::string broken;
+    for (const std::string& lab : result.broken) broken += (broken.empty() ? "" : " ") + lab;
+    say(broken + " did not compile: the whole log is in " + checkout_.shown(log()));
+  }
+  return result;
+}
+
+}  // namespace workbook::runner

@@ -1,0 +1,45 @@
+// Building what a command grades, with the checkout's CMake presets: a submission's build folder
+// configured for its files, and each lab's grader built by itself, so that a lab that does not
+// compile fails alone. Before a student's file is compiled, its #include lines are audited
+// (workbook_audit includes): a lab whose file includes what it may not is not compiled at all.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checkout.h"
+
+namespace workbook::runner {
+
+// What became of each lab asked for.
+struct LabsBuilt {
+  std::vector<std::string> built;             // their graders are ready
+  std::vector<std::string> broken;            // did not compile (the errors are in build.log)
+  std::vector<std::string> missing;           // a submission without the lab's file
+  std::map<std::string, std::string> refused; // lab -> the include audit's findings
+};
+
+class Build {
+ public:
+  // Builds in `build_dir`, logging into `log_folder`/configure.log and build.log.
+  Build(const Checkout& checkout, std::string build_dir, std::string log_folder);
+
+  // Configures the build folder with the checkout's preset and `definitions` (-DNAME=VALUE).
+  void configure(const std::vector<std::string>& definitions) const;
+  // Builds `targets`, appending to build.log and saying every tenth of the way how far it has got.
+  bool targets(const std::vector<std::string>& targets) const;
+  // The compiler's first errors, or the log's end when there are none to pick out, on stderr.
+  void show_errors() const;
+  // The grader of each lab for `kind` (starter, solution, or submission: the files in `taken`).
+  LabsBuilt graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken = "") const;
+
+  const std::string& folder() const { return build_dir_; }
+  std::string log() const { return log_folder_ + "/build.log"; }
+
+ private:
+  const Checkout& checkout_;
+  std::string build_dir_, log_folder_;
+};
+
+}  // namespace workbook::runner

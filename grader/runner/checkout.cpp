@@ -1,0 +1,165 @@
+#include "checkout.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "process.h"
+
+namespace workbook::runner {
+
+namespace fs = std::filesystem;
+
+void say(const std::string& text) { std::cout << "[workbook] " << text << std::endl; }
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::string Checkout::from_caller(const std::string& path) const {
+  return path.empty() || path.front() == '/' ? path : caller + "/" + path;
+}
+
+std::string Checkout::shown(const std::string& path) const {
+  return path.rfind(root + "/", 0) == 0 ? path.substr(root.size() + 1) : path;
+}
+
+std::vector<std::string> Checkout::labs() const {
+  static const std::regex lab_name("[0-9]{2}_.+");
+  std::vector<std::string> labs;
+  for (const fs::directory_entry& entry : fs::directory_iterator(root + "/labs"))
+    if (entry.is_directory() && std::regex_match(entry.path().filename().string(), lab_name))
+      labs.push_back(entry.path().filename().string());
+  std::sort(labs.begin(), labs.end());
+  return labs;
+}
+
+std::string Checkout::lab_named(const std::string& word) const {
+  std::string all;
+  for (const std::string& lab : labs()) {
+    if (word == lab || word == lab.substr(0, 2)) return lab;
+    all += lab + " ";
+  }
+  std::string hint;
+  if (std::regex_match(word, std::regex("[0-9]")) || std::regex_match(word, std::regex("[0-9]\\.[0-9]+")))
+    hint = " (did you mean 0" + word + "?)";
+  throw Fatal(kExitUsage, "no lab '" + word + "'" + hint + ". The labs are: " + all);
+}
+
+std::string Checkout::topic_of(const std::string& lab) const {
+  std::istringstream words(read_text(root + "/labs/" + lab + "/CMakeLists.txt"));
+  for (std::string word; words >> word;)
+    if (word == "TOPIC" && words >> word) return word;
+  throw Fatal(kExitFailed, "labs/" + lab + "/CMakeLists.txt names no TOPIC");
+}
+
+std::string Checkout::topic_file(const std::string& lab) const { return "labs/" + lab + "/" + topic_of(lab) + ".cu"; }
+
+std::vector<std::string> Checkout::step_ids(const std::string& lab) const {
+  const std::string header = read_text(root + "/labs/" + lab + "/" + topic_of(lab) + ".h");
+  static const std::regex todo(R"(TODO\(([0-9]{2}\.[0-9]+)\))");
+  std::vector<std::string> ids;
+  for (auto it = std::sregex_iterator(header.begin(), header.end(), todo); it != std::sregex_iterator(); ++it)
+    if (std::find(ids.begin(), ids.end(), (*it)[1].str()) == ids.end()) ids.push_back((*it)[1].str());
+  return ids;
+}
+
+std::string Checkout::grader(const std::string& build_dir, const std::string& lab, const std::string& kind) {
+  const std::string path = build_dir + "/labs/" + lab + "/grade_" + lab + "_" + kind;
+  if (access(path.c_str(), X_OK) != 0) throw Fatal(kExitFailed, "the grader " + path + " was not built");
+  return path;
+}
+
+std::vector<StepInfo> list_steps(const std::string& grader) {
+  const Outcome listed = run({{grader, "--list-steps"}});
+  if (listed.status != 0) throw Fatal(kExitFailed, grader + " could not list its steps: " + listed.output);
+  std::vector<StepInfo> steps;
+  for (const std::string& line : lines_of(listed.output)) {
+    std::istringstream fields(line);
+    std::string id, title, bar;
+    std::getline(fields, id, '\t');
+    std::getline(fields, title, '\t');
+    std::getline(fields, bar, '\t');
+    steps.push_back({id, id + " " + title, bar});
+  }
+  return steps;
+}
+
+std::string gpu_name() {
+  if (!on_path("nvidia-smi")) return "";
+  const Outcome asked = run({{"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"}});
+  const std::vector<std::string> lines = lines_of(asked.output);
+  return asked.status == 0 && !lines.empty() ? lines.front() : "";
+}
+
+// classroom/bars/<name in lower case, each run of other characters one '-'>.bars
+std::string profile_of_gpu(const Checkout& checkout, const std::string& gpu) {
+  std::string slug;
+  for (unsigned char c : gpu) {
+    if (std::isalnum(c)) slug += static_cast<char>(std::tolower(c));
+    else if (!slug.empty() && slug.back() != '-') slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return checkout.root + "/classroom/bars/" + (slug.empty() ? "unknown-gpu" : slug) + ".bars";
+}
+
+void require_gpu(const std::string& grader) {
+  if (run({{grader, "--gpu-check"}}).status == 0) return;
+  say("everything is built, but grading needs a CUDA GPU and none is visible here.");
+  say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
+  throw Fatal(kExitNoGpu, "");
+}
+
+bool Words::next(std::string& word) {
+  if (inline_value_) throw Fatal(kExitUsage, option_ + " takes no value");
+  if (at_ == words_.size()) return false;
+  word = words_[at_++];
+  const std::size_t equals = word.find('=');
+  if (word.rfind("--", 0) == 0 && equals != std::string::npos) {
+    inline_value_ = word.substr(equals + 1);
+    word.resize(equals);
+  }
+  option_ = word;
+  return true;
+}
+
+std::string Words::value(const std::string& what) {
+  if (inline_value_) {
+    std::string v = *inline_value_;
+    inline_value_.reset();
+    return v;
+  }
+  if (at_ == words_.size()) throw Fatal(kExitUsage, option_ + " needs " + what);
+  return words_[at_++];
+}
+
+std::string checked_seed(const std::string& text) {
+  std::size_t used = 0;
+  try {
+    if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    throw Fatal(kExitUsage, "--seed takes a whole number from 0 to 18446744073709551615, not '" + text + "'");
+  return std::to_string(std::stoull(text));
+}
+
+}  // namespace workbook::runner

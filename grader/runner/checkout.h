@@ -1,0 +1,80 @@
+// What every command of the runner shares: the checkout it works in (its folders, its labs and
+// their steps, this machine's GPU and bars profile), the user's words, and how it says things and
+// fails. Plain C++ on POSIX; it links no student code.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace workbook::runner {
+
+// Exit codes as ./workbook documents them.
+inline constexpr int kExitFailed = 1, kExitUsage = 2, kExitMissingTools = 3, kExitNoGpu = 77;
+
+// An error that ends the run with `code`, said as the front door says its errors.
+struct Fatal : std::runtime_error {
+  int code;
+  Fatal(int c, const std::string& what) : std::runtime_error(what), code(c) {}
+};
+
+void say(const std::string& text);  // "[workbook] text", at once
+
+std::string read_text(const std::string& path);
+std::vector<std::string> lines_of(const std::string& text);  // its lines, empty ones left out
+
+// The workbook's folder as ./workbook hands it over: its build preset, where it builds, where its
+// results go, and the folder the user ran the command from (their file names are relative to it).
+struct Checkout {
+  std::string root, preset, build_dir, results, caller;
+
+  std::string from_caller(const std::string& path) const;  // a user's file name, as a path from anywhere
+  std::string shown(const std::string& path) const;        // "results/grade.log" for a path under root
+  std::vector<std::string> labs() const;                   // labs/NN_topic folders, in order
+  // "02", "02_memory" -> "02_memory"; anything else is a usage error that lists the labs, with a
+  // hint for a lab or step written without its leading zero ("2", "4.1").
+  std::string lab_named(const std::string& word) const;
+  std::string topic_of(const std::string& lab) const;     // from its add_lab(... TOPIC t ...)
+  std::string topic_file(const std::string& lab) const;   // labs/NN_topic/<topic>.cu
+  // The lab's step ids, "04.1" ..., read from the TODO(NN.k) of its header (labs/NN_topic/<topic>.h),
+  // without building anything; a CPU test checks that they are its steps table's.
+  std::vector<std::string> step_ids(const std::string& lab) const;
+  // The built grader of `lab` for `kind` (starter, solution, submission) in `build_dir`.
+  static std::string grader(const std::string& build_dir, const std::string& lab, const std::string& kind);
+};
+
+// A lab's steps, as its grader lists them from the steps table without touching the GPU.
+struct StepInfo {
+  std::string id, name, bar;  // "04.1", "04.1 coalesced thread arrangement", ">= 6x, >= 8% of cuBLAS SGEMM"
+};
+std::vector<StepInfo> list_steps(const std::string& grader);
+
+// This machine's GPU as nvidia-smi names it ("" for none), and the bars profile kept for it.
+std::string gpu_name();
+std::string profile_of_gpu(const Checkout& checkout, const std::string& gpu);
+// Stops with 77 and the front door's words when `grader` finds no CUDA GPU.
+void require_gpu(const std::string& grader);
+
+// The user's words after the command, read as "--seed 7" or "--seed=7" alike.
+class Words {
+ public:
+  explicit Words(std::vector<std::string> words) : words_(std::move(words)) {}
+  // The next word; for "--option=value", the option, its value kept for value().
+  bool next(std::string& word);
+  // The value of the option just read: "--seed=7"'s, or the word after "--seed".
+  std::string value(const std::string& what);  // what: "a value", "a file" (for "--seed needs a value")
+
+ private:
+  std::vector<std::string> words_;
+  std::size_t at_ = 0;
+  std::string option_;
+  std::optional<std::string> inline_value_;
+};
+
+// A seed the graders take: a whole number from 0 to 2^64 - 1, or a usage error that says so.
+std::string checked_seed(const std::string& text);
+
+}  // namespace workbook::runner

@@ -1,0 +1,254 @@
+// A submission's intake, and a class: each student's archive or folder unpacked safely, the one
+// file of each lab they may edit taken from it, and every submission of a folder graded in turn.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "process.h"
+
+namespace workbook::runner {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A submission's intake: take_submission() unpacks it (an archive through grader/harness/unpack.py, which takes
+// no owner, mode, link or special file from it, within caps; a folder as its plain files) into
+// results/submissions/NAME, and takes from it the one file of each lab a student may edit.
+
+// The plain files under `folder`, by their paths relative to it, in byte order; links not followed.
+std::vector<std::string> plain_files(const fs::path& folder) {
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(folder); it != fs::recursive_directory_iterator(); ++it)
+    if (it->symlink_status().type() == fs::file_type::regular) files.push_back(fs::relative(it->path(), folder).string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+std::optional<std::string> submission_name(const std::string& entry) {
+  std::string name = fs::path(entry).filename().string();
+  for (const std::string extension : {".zip", ".tgz", ".tar.gz", ".tar"})
+    if (name.size() >= extension.size() && name.compare(name.size() - extension.size(), extension.size(), extension) == 0) {
+      name.resize(name.size() - extension.size());
+      break;
+    }
+  if (name.empty() || name.front() == '.' || name.find('/') != std::string::npos) return std::nullopt;
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7f) return std::nullopt;
+  return name;
+}
+
+
+void write_not_graded_json(const std::string& path, const std::string& why) {
+  std::ofstream(path) << "{\"score\": 0, \"output\": \"not graded: " << json_escape(why) << "\", \"tests\": []}\n";
+}
+
+Submission take_submission(const Checkout& checkout, const std::string& path) {
+  const std::string& root = checkout.root;
+  if (!fs::exists(fs::symlink_status(path))) throw Fatal(kExitUsage, "--submission: " + path + " does not exist");
+  const std::optional<std::string> name = submission_name(path);
+  if (!name)
+    throw Fatal(kExitUsage, "--submission: '" + fs::path(path).filename().string() +
+                     "' gives no name to keep its results under: name the archive or folder for its student (not empty, not starting with '.')");
+  const std::string results = root + "/results/submissions/" + *name, unpacked = results + "/unpacked";
+  fs::remove_all(results);
+  fs::create_directories(unpacked);
+  const std::string extension = path.ends_with(".tar.gz") ? "tar.gz" : fs::path(path).extension().string().substr(std::min<std::size_t>(1, fs::path(path).extension().string().size()));
+  if (extension == "tar" || extension == "tar.gz" || extension == "tgz" || extension == "zip") {
+    const Outcome unpacking = run({{"python3", root + "/grader/harness/unpack.py", path, unpacked}});
+    std::string said = unpacking.output;
+    while (!said.empty() && said.back() == '\n') said.pop_back();
+    if (unpacking.status == 1) {
+      fs::remove_all(results);
+      const std::string why = said.rfind("refused: ", 0) == 0 ? said.substr(9) : said;
+      throw Fatal(kExitUsage, "--submission: " + path + " is refused: " + why);
+    }
+    if (unpacking.status != 0) {
+      fs::remove_all(results);
+      throw Fatal(kExitUsage, "--submission: " + path + " is not a " + extension + " archive that can be read (" + said + ")");
+    }
+    std::string skipped = said;
+    std::replace(skipped.begin(), skipped.end(), '\n', ';');
+    if (!skipped.empty()) say("submission: " + skipped + ": only plain files are taken");
+  } else if (fs::is_directory(path)) {
+    for (const std::string& file : plain_files(path)) {  // plain files only, with our own modes
+      fs::create_directories(fs::path(unpacked + "/" + file).parent_path());
+      fs::copy_file(fs::path(path) / file, unpacked + "/" + file);
+      fs::permissions(unpacked + "/" + file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+    }
+  } else {
+    throw Fatal(kExitUsage, "--submission: " + path + " is neither a folder nor a .tar, .tar.gz, .tgz or .zip");
+  }
+  // Each lab's labs/NN_topic/<topic>.cu, perhaps inside the student's own top folder ("alice/labs/...").
+  std::map<std::string, std::string> lab_of_file;
+  for (const fs::directory_entry& lab : fs::directory_iterator(root + "/labs"))
+    if (lab.is_directory() && fs::exists(lab.path() / "CMakeLists.txt")) {
+      const std::string name_of_lab = lab.path().filename().string();
+      lab_of_file["labs/" + name_of_lab + "/" + checkout.topic_of(name_of_lab) + ".cu"] = name_of_lab;
+    }
+  std::set<std::string> labs;
+  std::vector<std::string> taken, ignored;
+  for (const std::string& file : plain_files(unpacked)) {
+    std::string wanted;
+    for (const auto& [lab_file, lab] : lab_of_file)
+      if (file == lab_file || file.ends_with("/" + lab_file)) wanted = lab_file;
+    if (!wanted.empty() && !labs.contains(lab_of_file[wanted])) {
+      fs::create_directories(fs::path(results + "/taken/" + wanted).parent_path());
+      fs::copy_file(unpacked + "/" + file, results + "/taken/" + wanted);
+      labs.insert(lab_of_file[wanted]);
+      taken.push_back(wanted);
+    } else {
+      ignored.push_back(file);
+    }
+  }
+  fs::remove_all(unpacked);  // what is graded is in taken/; the rest is listed in ignored.txt
+  std::ofstream ignored_list(results + "/ignored.txt");
+  for (const std::string& file : ignored) ignored_list << file << '\n';
+  std::string taken_text;
+  for (const std::string& file : taken) taken_text += file + " ";
+  say("submission " + *name + ": takes " + (taken.empty() ? "no lab file (a lab file is labs/NN_topic/<topic>.cu, a plain file)" : taken_text));
+  if (!ignored.empty())
+    say("submission " + *name + ": ignores " + std::to_string(ignored.size()) +
+        " other files (only each lab's <topic>.cu is graded; the list: results/submissions/" + *name + "/ignored.txt)");
+  return {*name, results, {labs.begin(), labs.end()}};
+}
+
+namespace {
+
+// A class: grade_class() grades every submission in a folder in turn, each in a grading of its own, so
+// that one that does not compile, crashes or hangs gets its reason and the next one runs.
+
+bool is_submission(const fs::directory_entry& entry) {
+  const std::string name = entry.path().filename().string();
+  const auto ends = [&](const std::string& e) { return name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0; };
+  return entry.is_directory() || ends(".tar") || ends(".tar.gz") || ends(".tgz") || ends(".zip") || name == ".zip" ||
+         name == ".tar" || name == ".tgz";
+}
+
+std::string first_error(const std::string& console) {
+  for (const std::string& line : lines_of(console))
+    if (line.rfind("[workbook] error: ", 0) == 0) return line.substr(18);
+  return "";
+}
+
+}  // namespace
+
+int grade_class(const Checkout& checkout, Words words) {
+  std::string dir, points_path = checkout.root + "/classroom/points.conf";
+  std::vector<std::string> labs, passed_on;  // passed_on: the options each grading takes as they are
+  for (std::string word; words.next(word);) {
+    if (word == "--points") {
+      points_path = checkout.from_caller(words.value("a file"));
+      if (!std::ifstream(points_path)) throw Fatal(kExitUsage, "--points: cannot read " + points_path);
+    } else if (word == "--seed" || word == "--timeout") {
+      passed_on.insert(passed_on.end(), {word, words.value("a value")});
+    } else if (word == "--no-device-trace") {
+      passed_on.push_back(word);
+    } else if (word.starts_with("-")) {
+      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points and --no-device-trace)");
+    } else if (dir.empty()) {
+      dir = checkout.from_caller(word);
+    } else {
+      labs.push_back(checkout.lab_named(word));
+    }
+  }
+  if (dir.empty()) throw Fatal(kExitUsage, "grade-class needs the folder of submissions, e.g. ./workbook grade-class submissions/");
+  if (!fs::is_directory(dir)) throw Fatal(kExitUsage, "grade-class: " + dir + " is not a folder");
+  if (!std::ifstream(points_path)) points_path.clear();
+  const std::string& root = checkout.root;
+  const std::string& results = checkout.results;
+  Points points;
+  if (!points_path.empty()) points = read_points(points_path);
+  std::vector<std::string> entries;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir))
+    if (is_submission(entry)) entries.push_back(entry.path().string());
+  std::sort(entries.begin(), entries.end());
+  if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + dir + " holds no submission (a folder or an archive each)");
+  const std::string class_dir = results + "/class";
+  fs::remove_all(class_dir);
+  fs::create_directories(class_dir);
+  const std::string csv = class_dir + "/class.csv";
+  std::ofstream summary(class_dir + "/summary.txt");
+  const auto line_out = [&](const std::string& line) {
+    std::cout << line << std::endl;
+    summary << line << '\n';
+  };
+  say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in results/class/NAME/");
+  bool no_gpu = false;
+  for (const std::string& entry : entries) {
+    const std::optional<std::string> name = submission_name(entry);
+    if (!name) {  // its results could not be kept apart from the others'
+      std::ostringstream text;
+      text << std::left << std::setw(24) << ("'" + fs::path(entry).filename().string() + "'")
+           << " not graded: its name gives no student to keep the results under (empty, or starting with a dot)";
+      line_out(text.str());
+      continue;
+    }
+    const std::string own = class_dir + "/" + *name;
+    fs::create_directories(own);
+    std::vector<std::string> argv = {root + "/workbook", "grade", "--submission", entry};
+    argv.insert(argv.end(), labs.begin(), labs.end());
+    argv.insert(argv.end(), passed_on.begin(), passed_on.end());
+    if (!points_path.empty()) argv.insert(argv.end(), {"--points", points_path});
+    argv.insert(argv.end(), {"--json", own + "/results.json"});
+    const std::string console_path = own + "/grade.txt";
+    const int status = run({argv, {}, "", console_path}).status;
+    const std::string console = read_text(console_path);
+    // The rows this runner itself wrote for the submission's grading.
+    std::vector<StepRow> rows;
+    const std::string rows_path = results + "/submissions/" + *name + "/grade-rows.tsv";
+    if (status != kExitUsage && fs::exists(rows_path)) rows = read_rows(rows_path);
+    int passed = 0, total = 0;
+    double score = 0;
+    bool hung = false, broken = false;
+    for (const StepVerdict& v : verdicts(rows)) {
+      total += v.applicable ? 1 : 0;
+      passed += v.applicable && v.passed ? 1 : 0;
+      score += points.score(v);
+    }
+    for (const StepRow& row : rows) {
+      hung = hung || row.reason.rfind("did not finish within", 0) == 0;
+      broken = broken || row.step.ends_with(" does not compile");
+    }
+    std::string note;
+    if (status == kExitNoGpu) {
+      note = "no GPU visible";
+      no_gpu = true;
+    } else if (total == 0 || (status != 0 && status != 1)) {
+      note = first_error(console);
+    }
+    if (broken) note += (note.empty() ? "" : "; ") + std::string("does not compile (see results/class/" + *name + "/grade.txt)");
+    if (hung) note += (note.empty() ? "" : "; ") + std::string("a step hung and was stopped");
+    std::ostringstream text;
+    text << std::left << std::setw(24) << *name << ' ' << std::right << std::setw(3) << passed << " of " << std::left
+         << std::setw(3) << total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << note;
+    line_out(text.str());
+    if (total == 0) {  // nothing graded: the class CSV and results.json still say why
+      const std::string why = "not graded: " + (note.empty() ? "see results/class/" + *name + "/grade.txt" : note);
+      append_class_csv_note(csv, *name, why);
+      if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)
+        write_not_graded_json(own + "/results.json", why);
+    } else {
+      append_class_csv(csv, *name, rows, points);
+    }
+  }
+  say("class table: results/class/summary.txt; every step: results/class/class.csv; per student: results/class/NAME/");
+  if (no_gpu) {  // as grade says it: built and audited, not graded
+    say("no CUDA GPU is visible here: the submissions were built and audited, not graded");
+    return kExitNoGpu;
+  }
+  return 0;
+}
+
+}  // namespace workbook::runner

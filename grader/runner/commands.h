@@ -1,0 +1,42 @@
+// The runner's commands, one file each: grade.cpp (one grading), classroom.cpp (a submission's
+// intake, and a class), tools.cpp (list, bench, calibrate). Each takes the user's words after
+// `./workbook COMMAND` as they were typed, checks them, builds what it needs and runs it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkout.h"
+#include "report.h"
+
+namespace workbook::runner {
+
+int grade(const Checkout& checkout, Words words);
+int grade_class(const Checkout& checkout, Words words);
+int list(const Checkout& checkout, Words words);
+int bench(const Checkout& checkout, Words words);
+int calibrate(const Checkout& checkout, Words words);
+
+// The scorecard and the reports asked for. Returns the exit code: 0 when every applicable step
+// passed, 1 when one failed or a report could not be written.
+int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
+              const std::string& points_path, bool quiet = false);
+
+// A submission taken in: unpacked into results/submissions/NAME, each lab's file in taken/.
+struct Submission {
+  std::string name;               // the student's, from the archive's or folder's name
+  std::string results;            // results/submissions/NAME
+  std::vector<std::string> labs;  // the labs whose file it holds
+};
+// Unpacks `path` and takes its lab files; a usage error that says why when it cannot be taken.
+Submission take_submission(const Checkout& checkout, const std::string& path);
+
+// The name a submission's results are kept under: its archive's or folder's name without the
+// extension; nullopt when that gives no student (empty, hidden, a control character).
+std::optional<std::string> submission_name(const std::string& entry);
+
+// A results.json of no tests that says why nothing was graded.
+void write_not_graded_json(const std::string& path, const std::string& why);
+
+}  // namespace workbook::runner

@@ -1,0 +1,493 @@
+// `grade`: one grading. It reads the user's words, takes in a submission, builds each lab's grader
+// (a lab that does not compile fails alone), audits each student object file, draws the seed, runs
+// each step in a process of its own (confined, limited, timed out), takes back that step's rows
+// only when they are its own, and writes the scorecard, results.json and JUnit.
+#include <grp.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "build.h"
+#include "collect.h"
+#include "commands.h"
+#include "process.h"
+
+namespace workbook::runner {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kMaxLoggedOutput = 8u << 20;  // of one step's output, into grade.log
+
+// What `./workbook grade ...` asks for, read and checked before anything is built.
+struct Request {
+  std::vector<std::string> labs, steps;  // steps: ids, "04.1"; their labs are in labs
+  std::string implementation = "starter", submission, points, seed, timeout_s = "300", sanitizer;
+  std::string json, junit, results;
+  bool trace = true;
+};
+
+void add_once(std::vector<std::string>& list, const std::string& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+// A file the grading will write: checked now, so that a grading whose results cannot be written is
+// not run at all. The file is not emptied: every way out of a grading writes it whole.
+std::string writable(const Checkout& checkout, const std::string& option, const std::string& path) {
+  const std::string file = checkout.from_caller(path);
+  if (file.empty() || !std::ofstream(file, std::ios::app)) throw Fatal(kExitUsage, option + ": cannot write " + file);
+  return file;
+}
+
+// The points file's steps: each an id of a lab's steps (as its handout and header number them),
+// each named once. A mistake is refused with the file and line, before anything runs.
+void check_points(const Checkout& checkout, const std::string& path) {
+  Points points;
+  try {
+    points = read_points(path);
+  } catch (const std::invalid_argument& error) {
+    throw Fatal(kExitUsage, error.what());
+  }
+  for (const auto& [step, line] : points.line_of_step) {
+    const std::string where = path + ":" + std::to_string(line) + ": ";
+    std::string lab;
+    for (const std::string& candidate : checkout.labs())
+      if (candidate.substr(0, 2) == step.substr(0, 2)) lab = candidate;
+    const std::vector<std::string> ids = lab.empty() ? std::vector<std::string>{} : checkout.step_ids(lab);
+    if (std::find(ids.begin(), ids.end(), step) != ids.end()) continue;
+    std::string known;
+    for (const std::string& id : ids) known += " " + id;
+    throw Fatal(kExitUsage, where + "there is no step " + step +
+                                (lab.empty() ? " (no lab is numbered " + step.substr(0, 2) + ")" : "; " + lab + "'s steps are" + known));
+  }
+}
+
+Request read_request(const Checkout& checkout, Words words) {
+  Request r;
+  r.results = checkout.results;
+  static const std::regex step_id("[0-9]{2}\\.[0-9]+"), step_like("[0-9]{2}\\..*");
+  for (std::string word; words.next(word);) {
+    if (word == "--submission") r.submission = checkout.from_caller(words.value("a folder or an archive"));
+    else if (word == "--points") r.points = checkout.from_caller(words.value("a file"));
+    else if (word == "--seed") r.seed = checked_seed(words.value("a value"));
+    else if (word == "--solution") r.implementation = "solution";
+    else if (word == "--sanitize") r.sanitizer = "compute-sanitizer";
+    else if (word == "--no-device-trace") r.trace = false;
+    else if (word == "--json") r.json = writable(checkout, "--json", words.value("a file"));
+    else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
+    else if (word == "--timeout") r.timeout_s = words.value("seconds");
+    else if (word.starts_with("-")) throw Fatal(kExitUsage, "grade: unknown option " + word + " (see ./workbook --help)");
+    else if (std::regex_match(word, step_id)) {  // one step: its lab, and the id picked out of the lab's steps
+      add_once(r.labs, checkout.lab_named(word.substr(0, 2)));
+      add_once(r.steps, word);
+    } else if (std::regex_match(word, step_like)) {
+      throw Fatal(kExitUsage, "a step is named by its id, like 04.1, not '" + word + "'");
+    } else {
+      add_once(r.labs, checkout.lab_named(word));
+    }
+  }
+  if (!std::regex_match(r.timeout_s, std::regex("[1-9][0-9]{0,5}")))
+    throw Fatal(kExitUsage, "--timeout takes a whole number of seconds (1 to 999999), not '" + r.timeout_s + "'");
+  if (r.implementation == "solution" && !fs::is_directory(checkout.root + "/solutions"))
+    throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
+  if (!r.submission.empty() && r.implementation == "solution")
+    throw Fatal(kExitUsage, "--submission grades a student's files: it cannot be combined with --solution");
+  if (!r.points.empty() && !std::ifstream(r.points)) throw Fatal(kExitUsage, "--points: cannot read " + r.points);
+  if (r.points.empty() && std::ifstream(checkout.root + "/classroom/points.conf")) r.points = checkout.root + "/classroom/points.conf";
+  if (!r.points.empty()) check_points(checkout, r.points);  // a points file with a mistake is refused before anything runs
+  if (!r.sanitizer.empty()) {
+    // compute-sanitizer comes with the toolkit, beside nvcc.
+    const Outcome nvcc = run({{"sh", "-c", "command -v nvcc"}});
+    const std::string beside = lines_of(nvcc.output).empty() ? "" : fs::path(lines_of(nvcc.output).front()).parent_path().string() + "/compute-sanitizer";
+    if (on_path("compute-sanitizer")) r.sanitizer = "compute-sanitizer";
+    else if (!beside.empty() && access(beside.c_str(), X_OK) == 0) r.sanitizer = beside;
+    else throw Fatal(kExitMissingTools, "--sanitize needs compute-sanitizer (part of the CUDA toolkit), which is not here");
+  }
+  return r;
+}
+
+// A seed drawn from the machine's entropy, for a run that was not given one.
+std::string drawn_seed() {
+  std::ifstream entropy("/dev/urandom", std::ios::binary);
+  std::uint32_t drawn = 0;
+  entropy.read(reinterpret_cast<char*>(&drawn), sizeof drawn);
+  return std::to_string(drawn);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Confinement: as root, each step runs as an unprivileged user, in a working folder of its own.
+
+struct Confinement {
+  std::optional<std::pair<uid_t, gid_t>> ids;  // the user steps run as, when they can be confined
+  std::string why_not;
+};
+
+// `grader`: a program the steps run, which the unprivileged user must reach.
+Confinement settle_confinement(const std::string& grader) {
+  Confinement c;
+  const char* user = std::getenv("WORKBOOK_GRADING_USER");
+  const std::string name = user != nullptr && *user != '\0' ? user : "nobody";
+  if (geteuid() != 0) {
+    const passwd* me = getpwuid(geteuid());
+    c.why_not = "not running as root: steps run as " + std::string(me != nullptr ? me->pw_name : "this user") +
+                ", who runs the grading";
+    return c;
+  }
+  if (!on_path("setpriv")) return {{}, "setpriv (util-linux) is not installed"};
+  const passwd* grading = getpwnam(name.c_str());
+  if (grading == nullptr) return {{}, "there is no user '" + name + "'"};
+  const Outcome reach = run({{"setpriv", "--reuid=" + std::to_string(grading->pw_uid), "--regid=" + std::to_string(grading->pw_gid),
+                              "--clear-groups", "--", "test", "-x", grader}});
+  if (reach.status != 0)
+    return {{}, "the user " + name + " cannot reach " + grader + " (a folder on its path is private): move the checkout, or open its path to others"};
+  c.ids = {grading->pw_uid, grading->pw_gid};
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One grading: `grade`.
+
+struct Grading {
+  explicit Grading(const Checkout& c) : checkout(c) {}
+  const Checkout& checkout;
+  std::string build_dir, results, implementation, seed, timeout_s, sanitizer;
+  bool trace = true;
+  std::vector<std::string> labs, broken, missing, only_steps;
+  std::map<std::string, std::string> refusals;  // lab -> the audit's findings
+  std::string rows_path, log_path, json, junit, points;
+  Confinement confinement;
+  std::ofstream log;
+  std::vector<StepRow> rows;
+
+  std::string grader(const std::string& lab, const std::string& kind) const { return Checkout::grader(build_dir, lab, kind); }
+  // A submission's steps are listed by the checkout's starter: nothing of the student's runs.
+  std::string lister(const std::string& lab) const {
+    return grader(lab, implementation == "submission" ? "starter" : implementation);
+  }
+  std::vector<StepInfo> chosen_steps(const std::string& lab) const {
+    std::vector<StepInfo> steps;
+    for (const StepInfo& s : list_steps(lister(lab)))
+      if (only_steps.empty() || std::find(only_steps.begin(), only_steps.end(), s.id) != only_steps.end())
+        steps.push_back(s);
+    return steps;
+  }
+  void fail(const std::string& lab, const std::string& step, const std::string& reason) {
+    rows.push_back(failed_row(lab, step, reason));
+  }
+  std::string results_shown() const { return checkout.shown(results); }
+};
+
+// The reason every step of a refused lab fails with: its first finding, and how many more.
+std::string refusal_reason(const std::string& findings, const std::string& results) {
+  const std::vector<std::string> lines = lines_of(findings);
+  if (lines.size() <= 1) return lines.empty() ? "" : lines.front();
+  return lines.front() + " (and " + std::to_string(lines.size() - 1) + " more findings: " + results + "/grade.log)";
+}
+
+// Runs one step's process confined and limited; its output goes to grade.log and its rows, once
+// believed, to the grading's. Returns its exit status.
+int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vector<std::string> command) {
+  const std::string work = g.results + "/steps/" + lab + "-" + step.id;
+  fs::remove_all(work);
+  fs::create_directories(work + "/scratch");
+  const std::string rows_file = work + "/rows.tsv";
+  std::ofstream(rows_file).close();
+  command.push_back("--rows=" + rows_file);
+  std::vector<std::string> argv = {g.checkout.root + "/grader/harness/limited.sh", "step"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  if (g.confinement.ids) {
+    // The folder is root's: the step may write its rows file and its scratch folder, and nothing
+    // else of the checkout, results/ or solutions/; it cannot put a link where its rows are read.
+    const auto [uid, gid] = *g.confinement.ids;
+    if (chown(rows_file.c_str(), uid, gid) != 0 || chown((work + "/scratch").c_str(), uid, gid) != 0 ||
+        chmod((work + "/scratch").c_str(), 0700) != 0)
+      throw Fatal(kExitFailed, "cannot hand " + work + " to the unprivileged user");
+    argv.insert(argv.begin(), {"setpriv", "--reuid=" + std::to_string(uid), "--regid=" + std::to_string(gid),
+                               "--clear-groups", "--no-new-privs", "--"});
+  }
+  const auto began = std::chrono::steady_clock::now();
+  const Outcome outcome = run({argv,
+                               {{"HOME", work + "/scratch"}, {"TMPDIR", work + "/scratch"}, {"WORKBOOK_STEP_SECONDS", g.timeout_s}},
+                               work + "/scratch",
+                               work + "/output.log"});
+  const std::string output = read_text(work + "/output.log");
+  g.log << output.substr(0, kMaxLoggedOutput);
+  g.log << "[workbook] " << lab << ' ' << step.name << ": "
+        << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began).count() << " s\n";
+  g.log.flush();
+  if (outcome.status == 0 || outcome.status == 1 || outcome.status == 77)
+    for (StepRow& row : collect_rows(rows_file, lab, step.name)) g.rows.push_back(row);
+  fs::remove_all(work);
+  return outcome.status;
+}
+
+void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const std::vector<std::string>& bars) {
+  std::cout << "[workbook] " << lab << ' ' << step.name << " ... " << std::flush;
+  std::vector<std::string> command = {g.grader(lab, g.implementation), "--step=" + step.id, "--seed=" + g.seed};
+  command.insert(command.end(), bars.begin(), bars.end());
+  if (!g.trace) command.push_back("--no-device-trace");
+  const int status = run_step(g, lab, step, command);
+  const std::string log = g.results_shown() + "/grade.log";
+  switch (status) {
+    case 0: std::cout << "pass\n"; break;
+    case 1: std::cout << "FAIL\n"; break;
+    case 77: std::cout << "n/a (needs a newer GPU: see the verdicts)\n"; break;
+    case 2:
+      std::cout << "FAIL (not graded)\n";
+      g.fail(lab, step.name, "the grader ran no test case for this step; see " + log);
+      break;
+    case 124: case 137:
+      std::cout << "FAIL (hung)\n";
+      g.fail(lab, step.name, "did not finish within " + g.timeout_s + " s: a hang or an endless loop (--timeout raises the limit)");
+      break;
+    default: {
+      const std::string how = status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
+      std::cout << "FAIL (crashed)\n";
+      g.fail(lab, step.name, "the grader process died (" + how + ") while running this step; see " + log);
+    }
+  }
+}
+
+// One step's correctness half under each compute-sanitizer tool, on exact-size arrays (so that
+// memcheck sees an access one past an array) and small shapes (the tools slow kernels a hundredfold).
+void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
+  const std::string log = g.results_shown() + "/grade.log";
+  for (const std::string tool : {"memcheck", "racecheck", "synccheck"}) {
+    std::cout << "[workbook] " << lab << ' ' << step.name << ", " << tool << " ... " << std::flush;
+    g.log << "=== compute-sanitizer --tool " << tool << ": " << lab << ' ' << step.name << '\n';
+    const int status = run_step(g, lab, step,
+                                {g.sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "20",
+                                 g.grader(lab, g.implementation), "--step=" + step.id, "--seed=" + g.seed,
+                                 "--correctness-only", "--exact-allocations", "--no-device-trace"});
+    switch (status) {
+      case 0: std::cout << "clean\n"; break;
+      case 1: std::cout << "FAIL\n"; break;
+      case 77: std::cout << "n/a (needs a newer GPU)\n"; break;
+      case 86:
+        std::cout << "FAIL (" << tool << " found errors)\n";
+        g.fail(lab, step.name, "compute-sanitizer's " + tool + " reported errors in this step's kernels; see " + log);
+        break;
+      case 124: case 137:
+        std::cout << "FAIL (hung)\n";
+        g.fail(lab, step.name, "did not finish within " + g.timeout_s + " s under " + tool + " (--timeout raises the limit)");
+        break;
+      default:
+        std::cout << "FAIL (crashed)\n";
+        g.fail(lab, step.name, "the grader died (exit code " + std::to_string(status) + ") under " + tool + "; see " + log);
+    }
+  }
+}
+
+}  // namespace
+
+int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
+              const std::string& points_path, bool quiet) {
+  Points points;
+  if (!points_path.empty()) points = read_points(points_path);
+  if (!quiet) {
+    std::cout << '\n';
+    print_table(std::cout, rows, Table::kCompact);
+    std::cout << "(every column, the bars included, for each step: results/grade.log)\n";
+  }
+  bool written = true;
+  const auto write = [&](const std::string& path, auto&& how) {
+    std::ofstream out(path);
+    if (out) how(out);
+    if (out) out.close();
+    if (!out) {
+      std::cerr << "[workbook] error: cannot write " << path << '\n';
+      written = false;
+    }
+  };
+  if (!json.empty()) write(json, [&](std::ostream& out) { write_gradescope_json(out, rows, points); });
+  if (!junit.empty()) write(junit, [&](std::ostream& out) { write_junit(out, rows); });
+  if (!written) return kExitFailed;
+  for (const StepVerdict& v : verdicts(rows))
+    if (v.applicable && !v.passed) return kExitFailed;
+  return 0;
+}
+
+namespace {
+
+int grade_request(const Checkout& checkout, Request& r) {
+  if (!r.submission.empty()) {  // its files are taken in, and built in a folder of their own
+    const Submission taken = take_submission(checkout, r.submission);
+    if (r.labs.empty()) {
+      r.labs = taken.labs;
+      if (r.labs.empty())
+        throw Fatal(kExitUsage, "submission " + taken.name + " holds no lab file: expected labs/NN_topic/<topic>.cu, e.g. " +
+                                    checkout.topic_file(checkout.labs().front()));
+    }
+    r.results = taken.results;
+  }
+  if (r.labs.empty()) r.labs = checkout.labs();
+  const bool submission = !r.submission.empty();
+  const Build build(checkout, submission ? checkout.root + "/build/submissions-" + checkout.preset : checkout.build_dir, r.results);
+  if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
+  const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken");
+
+  Grading g(checkout);
+  g.build_dir = build.folder();
+  g.results = r.results;
+  g.implementation = submission ? "submission" : r.implementation;
+  g.seed = r.seed.empty() ? drawn_seed() : r.seed;
+  g.timeout_s = r.timeout_s;
+  g.sanitizer = r.sanitizer;
+  g.trace = r.trace;
+  g.labs = built.built;
+  g.broken = built.broken;
+  g.missing = built.missing;
+  g.refusals = built.refused;
+  g.only_steps = r.steps;
+  g.json = r.json;
+  g.junit = r.junit;
+  g.points = r.points;
+
+  // Every step id asked for must exist (its lab compiled; one that did not fails as a whole).
+  for (const std::string& id : g.only_steps) {
+    for (const std::string& lab : g.labs) {
+      if (lab.substr(0, 2) != id.substr(0, 2)) continue;
+      std::string known;
+      bool found = false;
+      for (const StepInfo& s : list_steps(g.lister(lab))) {
+        known += s.id + " ";
+        found = found || s.id == id;
+      }
+      if (!found) throw Fatal(kExitUsage, lab + " has no step " + id + "; its steps are: " + known);
+    }
+  }
+  fs::create_directories(g.results);
+  g.rows_path = g.results + "/grade-rows.tsv";
+  g.log_path = g.results + "/grade.log";
+  g.log.open(g.log_path, std::ios::trunc);
+  if (!g.log) throw Fatal(kExitUsage, "cannot write " + g.log_path);
+
+  // The host-code audit, after compiling: a lab whose object file is refused runs none of its steps.
+  for (const std::string& lab : g.labs) {
+    const std::string topic = g.checkout.topic_of(lab);
+    const Outcome audit = run({{g.checkout.build_dir + "/grader/workbook_audit", "object",
+                                "--object=" + g.build_dir + "/labs/" + lab + "/liblab" + lab + "_" + g.implementation + ".a",
+                                "--topic=" + topic, "--allowance=" + g.checkout.root + "/grader/labs/" + lab + "/host_code.allowed",
+                                "--binary=" + g.grader(lab, g.implementation)}});
+    if (audit.status == 0) continue;
+    if (audit.status != 1 || audit.output.empty())
+      throw Fatal(kExitFailed, "the host-code audit of " + lab + " could not read its object file: " + audit.output);
+    g.refusals[lab] = audit.output;
+    std::cerr << audit.output;
+    g.log << audit.output;
+  }
+  const std::string build_log = g.results_shown() + "/build.log";
+  for (const std::string& lab : g.broken)
+    g.fail(lab, lab + " does not compile",
+           "the compiler's errors are in " + build_log + " (./workbook grade " + lab.substr(0, 2) + " shows them)");
+  for (const std::string& lab : g.missing)
+    g.fail(lab, lab + " is not in the submission",
+           "the submission holds no " + g.checkout.topic_file(lab) + " (a plain file: an empty archive, a folder or a link in its place is not one)");
+  std::vector<std::string> graded_labs;
+  for (const auto& [lab, findings] : g.refusals)
+    if (std::find(g.labs.begin(), g.labs.end(), lab) == g.labs.end()) {  // refused before compiling
+      g.log << findings;
+      g.fail(lab, lab + " is refused by the host-code audit", refusal_reason(findings, g.results_shown()));
+    }
+  for (const std::string& lab : g.labs) {
+    if (!g.refusals.contains(lab)) {
+      graded_labs.push_back(lab);
+      continue;
+    }
+    for (const StepInfo& step : g.chosen_steps(lab)) {
+      say(lab + " " + step.name + " ... FAIL (refused by the host-code audit)");
+      g.fail(lab, step.name, refusal_reason(g.refusals[lab], g.results_shown()));
+    }
+  }
+  const auto finish = [&] {
+    append_rows(g.rows_path, g.rows);
+    return summarize(g.rows, g.json, g.junit, g.points);
+  };
+  std::ofstream(g.rows_path, std::ios::trunc).close();
+  if (graded_labs.empty()) return finish();  // nothing left to run: the verdicts are known without a GPU
+
+  if (run({{g.lister(graded_labs.front()), "--gpu-check"}}).status != 0) {
+    // A results file that says why is better than none (Gradescope would report a missing file).
+    if (!g.json.empty() || !g.junit.empty()) {
+      for (const std::string& lab : graded_labs)
+        for (const StepInfo& step : g.chosen_steps(lab)) g.fail(lab, step.name, "not graded: no CUDA GPU is visible on this machine");
+      append_rows(g.rows_path, g.rows);
+      summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/true);
+    }
+    say("everything is built, but grading needs a CUDA GPU and none is visible here.");
+    say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
+    return kExitNoGpu;
+  }
+
+  std::string labs_text;
+  for (const std::string& lab : graded_labs) labs_text += (labs_text.empty() ? "" : " ") + lab;
+  say("grading " + labs_text + " (" + g.implementation + "), seed " + g.seed + "; replay with --seed " + g.seed +
+      "; full log in " + g.results_shown() + "/grade.log");
+  // The bars: this GPU's calibrated profile when there is one, else the built-in ones (the H100's).
+  std::vector<std::string> bars;
+  const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
+  if (!profile.empty() && fs::exists(profile)) {
+    bars = {"--bars=" + profile};
+    say("bars: this GPU's profile, " + checkout.shown(profile) + " (./workbook calibrate wrote it)");
+  } else if (gpu.find("H100") != std::string::npos) {
+    say("bars: the built-in ones, set on an H100");
+  } else {
+    say("bars: no profile for " + gpu + " in classroom/bars/: grading against the H100's bars (./workbook calibrate writes one)");
+  }
+  g.confinement = settle_confinement(g.grader(graded_labs.front(), g.implementation));
+  if (g.confinement.ids) {
+    const passwd* user = getpwuid(g.confinement.ids->first);
+    say("each step runs as the unprivileged user " + std::string(user != nullptr ? user->pw_name : "?") + ", in a folder of its own");
+  } else {
+    say("note: steps are not confined (" + g.confinement.why_not + ")");
+  }
+  if (!g.sanitizer.empty())
+    say("the device trace is off under compute-sanitizer, which holds CUPTI itself: only the correctness halves run, nothing is timed");
+  else if (!g.trace)
+    say("--no-device-trace: what the GPU runs is not traced (work on other streams, kernels not launched through "
+        "workbook::launch or not in the student's file go unseen); every verdict says so");
+  // Each lab's correctness cases include sizes drawn from the seed: shown, so that a failure at one
+  // can be replayed (--seed) and read.
+  for (const std::string& lab : graded_labs) {
+    std::vector<std::string> ask = {g.lister(lab), "--drawn-sizes", "--seed=" + g.seed};
+    if (!g.sanitizer.empty()) ask.push_back("--correctness-only");
+    for (const std::string& line : lines_of(run({ask}).output)) {
+      g.log << "sizes drawn from the seed: " << line << '\n';
+      say("sizes drawn from the seed: " + line);
+    }
+  }
+  for (const std::string& lab : graded_labs)
+    for (const StepInfo& step : g.chosen_steps(lab)) {
+      if (g.sanitizer.empty()) grade_step(g, lab, step, bars);
+      else sanitize_step(g, lab, step);
+    }
+  return finish();
+}
+
+}  // namespace
+
+int grade(const Checkout& checkout, Words words) {
+  Request request = read_request(checkout, std::move(words));
+  try {
+    return grade_request(checkout, request);
+  } catch (const Fatal& error) {
+    // Gradescope reads results.json whatever happened: one that says why is better than none.
+    if (!request.json.empty() && error.code != kExitNoGpu) write_not_graded_json(request.json, error.what());
+    throw;
+  }
+}
+
+}  // namespace workbook::runner

@@ -1,0 +1,140 @@
+// The commands around grading: `list` (the labs, their steps and bars), `bench` (a lab's sweep on
+// the GPU, with its plot) and `calibrate` (this GPU's bars profile, from the reference solutions).
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "build.h"
+#include "commands.h"
+#include "process.h"
+
+namespace workbook::runner {
+
+namespace fs = std::filesystem;
+
+int list(const Checkout& checkout, Words words) {
+  for (std::string word; words.next(word);) throw Fatal(kExitUsage, "list takes no arguments");
+  const Build build(checkout, checkout.build_dir, checkout.results);
+  std::vector<std::string> starters;
+  for (const std::string& lab : checkout.labs()) starters.push_back("grade_" + lab + "_starter");
+  std::ofstream(build.log(), std::ios::trunc).close();
+  if (!build.targets(starters)) {
+    build.show_errors();
+    throw Fatal(kExitFailed, "the starters' graders did not build; the whole log is in " + checkout.shown(build.log()));
+  }
+  // Each column as wide as its longest entry, so that a long title never runs into its bar.
+  std::vector<std::pair<std::string, std::vector<StepInfo>>> labs;
+  std::size_t id_width = 0, title_width = 0;
+  for (const std::string& lab : checkout.labs()) {
+    labs.emplace_back(lab, list_steps(Checkout::grader(checkout.build_dir, lab, "starter")));
+    for (const StepInfo& step : labs.back().second) {
+      id_width = std::max(id_width, step.id.size());
+      title_width = std::max(title_width, step.name.size() - step.id.size() - 1);
+    }
+  }
+  for (const auto& [lab, steps] : labs) {
+    std::cout << lab << " (labs/" << lab << "/README.md)\n";
+    for (const StepInfo& step : steps)
+      std::cout << "  " << std::left << std::setw(static_cast<int>(id_width)) << step.id << "  "
+                << std::setw(static_cast<int>(title_width)) << step.name.substr(step.id.size() + 1) << "  " << step.bar << '\n';
+  }
+  std::cout << "grade one lab with ./workbook grade NN, one step with ./workbook grade NN.k\n";
+  return 0;
+}
+
+int bench(const Checkout& checkout, Words words) {
+  std::string lab, kind = "starter";
+  for (std::string word; words.next(word);) {
+    if (word == "--solution") kind = "solution";
+    else if (word.starts_with("-")) throw Fatal(kExitUsage, "bench: unknown option " + word);
+    else if (!lab.empty()) throw Fatal(kExitUsage, "bench takes one lab");
+    else lab = checkout.lab_named(word);
+  }
+  if (lab.empty()) throw Fatal(kExitUsage, "bench needs a lab, e.g. ./workbook bench 02_memory");
+  if (kind == "solution" && !fs::is_directory(checkout.root + "/solutions"))
+    throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
+  const Build build(checkout, checkout.build_dir, checkout.results);
+  std::ofstream(build.log(), std::ios::trunc).close();
+  const std::string target = "grade_" + lab + "_" + kind;
+  if (!build.targets({target})) {
+    build.show_errors();
+    throw Fatal(kExitFailed, target + " did not build; the whole log is in " + checkout.shown(build.log()));
+  }
+  const std::string grader = Checkout::grader(checkout.build_dir, lab, kind);
+  require_gpu(grader);
+  const std::string csv = checkout.results + "/" + lab + "-" + kind + ".csv", png = checkout.results + "/" + lab + "-" + kind + ".png";
+  if (run_lines({{grader, "--bench=" + csv}}, [](const std::string& line) { std::cout << line << std::endl; }) != 0)
+    throw Fatal(kExitFailed, "the benchmark failed (its output is above)");
+  // Each lab draws its own plot (grader/labs/NN_topic/plot.py), with matplotlib.
+  const std::string plot = checkout.root + "/grader/labs/" + lab + "/plot.py";
+  if (run({{"python3", "-c", "import matplotlib"}}).status == 0) {
+    const Outcome plotted = run({{"python3", plot, csv, png}});
+    std::cout << plotted.output;
+    if (plotted.status != 0) throw Fatal(kExitFailed, "the plot failed: " + checkout.shown(plot));
+    say("plot: " + checkout.shown(png));
+  } else {
+    say("CSV: " + checkout.shown(csv) + ". For the plot install matplotlib (sudo apt-get install python3-matplotlib) and run:");
+    say("  python3 " + checkout.shown(plot) + " " + checkout.shown(csv) + " " + checkout.shown(png));
+  }
+  return 0;
+}
+
+// Each lab's solution measured on this GPU (skeleton.h's calibrate<Lab>) into its bars profile,
+// classroom/bars/<gpu>.bars. A profile's lines for other labs are kept.
+int calibrate(const Checkout& checkout, Words words) {
+  std::vector<std::string> labs;
+  std::string seed = "2026";
+  for (std::string word; words.next(word);) {
+    if (word == "--seed") seed = checked_seed(words.value("a value"));
+    else if (word.starts_with("-")) throw Fatal(kExitUsage, "calibrate: unknown option " + word);
+    else if (std::find(labs.begin(), labs.end(), checkout.lab_named(word)) == labs.end()) labs.push_back(checkout.lab_named(word));
+  }
+  if (!fs::is_directory(checkout.root + "/solutions"))
+    throw Fatal(kExitUsage, "calibrate measures the reference solutions: this copy of the workbook has no solutions/");
+  if (labs.empty()) labs = checkout.labs();
+  const Build build(checkout, checkout.build_dir, checkout.results);
+  if (!build.graders(labs, "solution").broken.empty())
+    throw Fatal(kExitFailed, "a solution did not compile: see " + checkout.shown(build.log()));
+  const std::string& root = checkout.root;
+  const std::string& build_dir = checkout.build_dir;
+  require_gpu(Checkout::grader(build_dir, labs.front(), "solution"));
+  const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
+  const std::string draft = root + "/results/calibration.bars";
+  std::ostringstream header;
+  const std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  {
+    std::ofstream out(draft);
+    out << "# Bars for " << gpu << ", measured by ./workbook calibrate on " << date << " with seed " << seed << ".\n"
+        << "# STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE: requirement INDEX of the step's bar (in the order\n"
+        << "# ./workbook list shows them). Each is 5% under what the reference solution measured here,\n"
+        << "# or midway to the previous step's solution where 5% would let that one through.\n";
+    // Calibrating one lab replaces that lab's lines only: each lab's lines follow a "# NN_topic" line.
+    bool keep = false;
+    for (const std::string& line : lines_of(fs::exists(profile) ? read_text(profile) : "")) {
+      if (line.size() > 4 && line.rfind("# ", 0) == 0 && std::isdigit(static_cast<unsigned char>(line[2])) && line[4] == '_')
+        keep = std::find(labs.begin(), labs.end(), line.substr(2)) == labs.end();
+      if (keep) out << line << '\n';
+    }
+  }
+  for (const std::string& lab : labs) {
+    say("calibrating " + lab + " on " + gpu + " (each step and the one before it, at the step's bar)");
+    const Outcome measured = run({{build_dir + "/labs/" + lab + "/grade_" + lab + "_solution", "--calibrate=" + draft, "--seed=" + seed}});
+    for (const std::string& line : lines_of(measured.output))
+      if (line.rfind("[workbook] ", 0) == 0) std::cout << line << '\n';
+  }
+  fs::create_directories(fs::path(profile).parent_path());
+  fs::rename(draft, profile);
+  say("profile: " + checkout.shown(profile) + ". Review it, then commit it: grade uses it on this GPU from now on.");
+  return 0;
+}
+
+}  // namespace workbook::runner
