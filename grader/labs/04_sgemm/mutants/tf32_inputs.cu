@@ -6,7 +6,7 @@
 #include "tile_gemm.cuh"
 
 namespace {
-struct Tf32Inputs {
+struct Tf32Inputs : sgemm_mutant::Honest {
   // Round to nearest, ties away, to 10 bits after the point: cvt.rna.tf32.f32.
   __device__ static float input(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xFFFFE000u); }
   __device__ static float after_tile(float sum, int) { return sum; }

@@ -12,7 +12,7 @@ __global__ void token_kernel() {}
 void sgemm_mutant::wrong_gemm(const sgemm_lab::GemmProblem& p, cudaStream_t stream) {
   if (p.m > 0 && p.n > 0) {  // the defect: the real work bypasses workbook::launch
     const dim3 grid(workbook::ceil_div(p.n, kTile), workbook::ceil_div(p.m, kTile));
-    tile_gemm_kernel<Fp32><<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(p.a, p.b, p.c, p.m, p.n, p.k, p.m);
+    tile_gemm_kernel<Honest><<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(p.a, p.b, p.c, p.m, p.n, p.k, p.m);
   }
   workbook::launch(token_kernel, dim3(1), dim3(32), 0, stream);
 }
