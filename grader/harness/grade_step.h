@@ -1,0 +1,466 @@
+// One step's grading: its correctness cases, its measurement with every timed-call defence, its
+// bar, its rows, and whether this GPU can run it. grade_step<Lab>("NN.k") is what a step's process
+// runs (grader/harness/main.cpp, --step=NN.k).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "buffers.h"
+#include "defences.h"
+#include "device_trace.h"
+#include "drawn_sizes.h"
+#include "lab.h"
+#include "peaks.h"
+#include "report.h"
+#include "resources.h"
+#include "session.h"
+#include "timing.h"
+#include "workbook/cuda.h"
+#include "workbook/launch_log.h"
+
+namespace workbook {
+
+// ---------------------------------------------------------------------------------------------
+// What the skeleton measures
+
+struct Measurement {
+  double candidate_ms = 0, baseline_ms = 0, reference_ms = 0;
+  double bytes = 0, flops = 0;
+  Reference reference;
+  std::optional<KernelResources> resources;  // of the step's own kernel; none: nothing went through workbook::launch
+  std::string failure;                       // what a defence found, tagged; "" when nothing
+
+  double speedup() const { return baseline_ms / candidate_ms; }
+  double percent_of_reference() const { return 100.0 * reference_ms / candidate_ms; }
+  bool in_flops() const { return flops > 0; }
+  double rate() const { return (in_flops() ? flops : bytes) / (candidate_ms * 1e6); }  // GFLOP/s or GB/s
+  const char* rate_unit() const { return in_flops() ? "GFLOP/s" : "GB/s"; }
+};
+
+// Runs `body` (which returns "" or why the step fails) and turns whatever a student's launcher
+// throws into the reason the step fails: an open TODO, a CUDA error, a refused shape.
+template <typename Body>
+std::string failure_of(Body&& body) {
+  try {
+    return body();
+  } catch (const NotImplemented& e) {
+    return e.what();
+  } catch (const CudaError& e) {
+    return std::string("CUDA error: ") + e.what();
+  } catch (const std::exception& e) {
+    return std::string("the launcher threw: ") + e.what();
+  }
+}
+
+// "[workbook] 04.5: correctness: 2.31 s" in the step's log: where a grading's time goes.
+inline void log_phase_seconds(const char* step_id, const std::string& phase,
+                              std::chrono::steady_clock::time_point began) {
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  std::cout << "[workbook] " << step_id << ": " << phase << ": " << std::fixed << std::setprecision(2) << seconds << " s\n"
+            << std::defaultfloat;
+}
+
+// The kernel a step is about, among those its launcher launched (nullopt: none): the one holding
+// the most registers per thread, the first of them on a tie. A step may launch helpers beside its
+// own kernel (lab 04 packs the operands before the product and adds split-k's partial sums after
+// it); they are light, and the kernel whose registers and occupancy the step is about is not.
+std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches);
+
+// The defences' verdicts, each "" or a tagged failure (skeleton.cpp).
+// [foreign-work] / [outside-timer] / [unrecorded-launch]: what the device trace saw one call run,
+// against the launches it recorded through workbook::launch(): every kernel the student's own (its
+// name among session().own_code), on the given stream, recorded with the same grid, block and
+// shared memory; no record without its kernel; no device-to-device copy.
+std::string audit_device_work(const std::vector<DeviceActivity>& ran, std::vector<LaunchRecord> launches, cudaStream_t stream);
+// [outside-timer]: a launch on a stream other than the one the launcher was given.
+std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream);
+// [outside-timer]: the call waited for the device, or the host clock ran over the event clock by
+// more than the baseline's did.
+std::string work_outside_timer(const Timing& candidate, const Timing& baseline);
+// [block-order]: in a step whose blocks wait for other blocks, a kernel launched with more blocks
+// than the GPU holds at once that reads blockIdx and can watch other blocks' writes (machine_code.h):
+// one of its blocks may wait for a block that cannot start.
+std::string block_order_violation(const std::vector<LaunchRecord>& launches);
+// [stage-reuse]: on a GPU with a copy engine (compute capability 9.0), a kernel whose machine code can
+// load into shared memory after a bulk store from it without waiting for the store to read it
+// (machine_code.h): the next chunk may overwrite bytes the store has not yet sent.
+std::string stage_reuse_violation(const std::vector<LaunchRecord>& launches);
+// [remembered-work] / [input-changed]: the first timed call whose device check found something.
+// `every_call`: each call had fresh inputs and was checked; otherwise only the last one was.
+std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
+                              int calls, bool every_call);
+// [ceiling]: a measurement faster than the reference (when it is a ceiling) or the device's peaks.
+std::string above_ceiling(const Measurement& m);
+
+// ---------------------------------------------------------------------------------------------
+// The flow
+
+// Times `launcher` on `timed` against its baseline and reference, with every timed-call defence.
+template <typename Problem>
+Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Problem>& timed, const Reference& reference) {
+  const cudaStream_t stream = session().stream;
+  Measurement m;
+  m.bytes = timed.bytes;
+  m.flops = timed.flops;
+  m.reference = reference;
+  const auto call = [&](cudaStream_t s) { launcher(timed.problem, s); };
+
+  // The candidate's calls: each records its launches and checks their stream, and the device trace
+  // audits what each ran; before each, fresh inputs and poisoned outputs; after each, its output
+  // and its inputs checked on the device.
+  const bool fresh = defence_enabled(Defence::kRememberedWork);
+  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs;
+  RunChecks output_checks(capacity), input_checks(capacity);
+  std::vector<LaunchRecord> launches;
+  std::string off_stream, traced;
+  TimedWork candidate;
+  candidate.run = [&](cudaStream_t s) {
+    clear_recorded_launches();
+    call(s);
+    launches = recorded_launches();
+    if (off_stream.empty()) off_stream = launches_off_stream(launches, s);
+  };
+  candidate.traced = [&](std::vector<DeviceActivity>&& ran, int) {
+    if (traced.empty()) traced = audit_device_work(ran, launches, stream);
+  };
+  if (fresh) {
+    candidate.before = [&](cudaStream_t s, int) {
+      timed.arrays.redraw_inputs(s);
+      timed.arrays.poison_outputs(s);
+    };
+    candidate.after = [&](cudaStream_t s, int index) {
+      timed.check_output(s, output_checks.slot(index));
+      timed.arrays.count_changed_inputs(input_checks.slot(index), s);
+    };
+  }
+  const std::vector<Timing> timings = time_interleaved(
+      {{timed.baseline, {}, {}, {}}, candidate, {timed.reference, {}, {}, {}}}, stream, timed.timing);
+  m.baseline_ms = timings[0].median_ms;
+  m.candidate_ms = timings[1].median_ms;
+  m.reference_ms = timings[2].median_ms;
+  std::cout << std::fixed << std::setprecision(4) << "[workbook] second clock, host over event (median ms): baseline "
+            << timings[0].median_overrun_ms << ", candidate " << timings[1].median_overrun_ms << ", " << reference.name
+            << ' ' << timings[2].median_overrun_ms << '\n' << std::defaultfloat;
+  std::cout << std::setprecision(4) << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms << " (" << timings[0].calls
+            << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " (" << timings[1].calls << ", "
+            << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms << " (" << timings[2].calls << ", "
+            << timings[2].runs << ")\n";
+  if (!fresh) {  // without the defence: the output the last call left, checked once
+    timed.check_output(stream, output_checks.slot(0));
+    timed.arrays.count_changed_inputs(input_checks.slot(0), stream);
+  }
+  // Asked once, after the timed runs: the queries cost host time that must not sit between events.
+  if (const std::optional<LaunchRecord> step_kernel = main_launch(launches)) m.resources = resources_of(*step_kernel);
+
+  const auto first_of = [](std::initializer_list<std::string> verdicts) {
+    for (const std::string& verdict : verdicts)
+      if (!verdict.empty()) return verdict;
+    return std::string();
+  };
+  std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
+  if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
+  m.failure = first_of({
+      traced,
+      defence_enabled(Defence::kOutsideTimer) ? off_stream : "",
+      defence_enabled(Defence::kOutsideTimer) ? work_outside_timer(timings[1], timings[0]) : "",
+      first_failed_call(output_checks.download(), input_checks.download(), fresh ? timings[1].calls : 1, fresh),
+      guards,
+      m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
+                         "the grader can see its registers, shared memory and occupancy",
+      defence_enabled(Defence::kCeiling) ? above_ceiling(m) : "",
+  });
+  return m;
+}
+
+// Requirement `index` of `step`'s bar as this run grades it: the built-in one (set on an H100), or
+// the minimums of this GPU's bars profile (--bars, ./workbook calibrate) where it has the step.
+template <typename Step>
+auto graded_requirement(const Step& step, std::size_t index) {
+  auto requirement = step.bar[index];
+  const auto found = session().calibrated_bars.find(step.id);
+  if (found != session().calibrated_bars.end() && index < found->second.size()) {
+    requirement.min_speedup = found->second[index].min_speedup;
+    requirement.min_percent_of_reference = found->second[index].min_percent_of_reference;
+  }
+  return requirement;
+}
+
+// "" when `m` meets `requirement` (and the lab's own condition of it), else why not.
+template <typename Lab>
+std::string requirement_failure(const typename Lab::Step& step, const Requirement<typename Lab::Condition>& requirement,
+                                const Measurement& m) {
+  if (!m.failure.empty()) return m.failure;
+  if (std::string why = Lab::extra_requirement(step, requirement.at, m); !why.empty()) return why;
+  std::ostringstream why;
+  why << std::fixed << std::setprecision(2);
+  const std::string at = Lab::describe(step, requirement.at);
+  if (m.speedup() < requirement.min_speedup)
+    why << "speedup " << m.speedup() << "x over the baseline at " << at << ", the bar is " << requirement.min_speedup << "x";
+  else if (m.percent_of_reference() < requirement.min_percent_of_reference)
+    why << m.percent_of_reference() << "% of " << m.reference.name << " at " << at << ", the bar is "
+        << requirement.min_percent_of_reference << "%";
+  return why.str();
+}
+
+// ">= 6x, >= 95% of cudaMemcpy (and >= 85% at 8191 x 8191)": a bar as the report shows it.
+template <typename Lab>
+std::string describe_bar(const typename Lab::Step& step) {
+  if (step.measurement != nullptr) return step.measurement;
+  std::ostringstream text;
+  for (std::size_t r = 0; r < step.bar.size(); ++r) {
+    const auto requirement = graded_requirement(step, r);
+    text << (r == 0 ? "" : " (and ");
+    if (requirement.min_speedup > 0) text << ">= " << requirement.min_speedup << "x";
+    if (requirement.min_speedup > 0 && requirement.min_percent_of_reference > 0) text << ", ";
+    if (requirement.min_percent_of_reference > 0)
+      text << ">= " << requirement.min_percent_of_reference << "% of " << Lab::reference().name;
+    if (!(requirement.at == Lab::default_condition())) text << " at " << requirement.at.describe();
+    text << (r == 0 ? "" : ")");
+  }
+  return text.str();
+}
+
+// One correctness case: run the launcher once (if the step has one), then the lab's check of the
+// output, the guards and the inputs. "" or why the step fails; a measurement step's case adds its
+// report to *reports.
+template <typename Lab>
+std::string check_case(const typename Lab::Step& step, const typename Lab::CaseSpec& spec,
+                       std::vector<std::pair<std::string, Reported>>* reports = nullptr) {
+  const cudaStream_t stream = session().stream;
+  const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
+  give_workspace(step, c->problem, c->arrays);
+  clear_recorded_launches();
+  std::vector<DeviceActivity> ran;
+  if (step.launcher != nullptr)
+    c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
+  const std::string where = c->where + ": ";
+  if (std::string why = c->check_output(); !why.empty()) return where + why;
+  if (std::string why = c->arrays.guard_violations(); !why.empty() && defence_enabled(Defence::kGuard))
+    return where + tagged(Defence::kGuard, why);
+  if (std::string why = c->arrays.changed_inputs(stream); !why.empty() && defence_enabled(Defence::kInputChanged))
+    return where + tagged(Defence::kInputChanged, why);
+  if (defence_enabled(Defence::kOutsideTimer))
+    if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
+  if (device_trace_running())
+    if (std::string why = audit_device_work(ran, recorded_launches(), stream); !why.empty()) return where + why;
+  if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
+    if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
+  if (defence_enabled(Defence::kStageReuse))
+    if (std::string why = stage_reuse_violation(recorded_launches()); !why.empty()) return where + why;
+  if (reports != nullptr && c->report) reports->emplace_back(c->where, c->report());
+  return "";
+}
+
+template <typename Lab>
+std::string check_all_cases(const typename Lab::Step& step,
+                            std::vector<std::pair<std::string, Reported>>* reports = nullptr) {
+  if (step.precheck != nullptr)
+    if (std::string why = step.precheck(); !why.empty()) return why;
+  // A lab whose steps solve different problems (lab 06: reductions and scans) gives each step its
+  // own cases: correctness_cases(step).
+  std::vector<typename Lab::CaseSpec> cases;
+  if constexpr (requires { Lab::correctness_cases(step); }) cases = Lab::correctness_cases(step);
+  else cases = Lab::correctness_cases();
+  for (const typename Lab::CaseSpec& spec : cases)
+    if (std::string why = check_case<Lab>(step, spec, reports); !why.empty()) return why;
+  return "";
+}
+
+// A vendor library's launcher (cuBLAS, cuFFT) checked on the lab's cases like a student's, for its
+// arithmetic: the yardsticks' own tests. Its kernels are the library's, launched past
+// workbook::launch(), and a plan may upload its tables on a stream of its own; so the three defences
+// of the device trace, which judge where work came from and where it ran, are off while it runs, and
+// only those. "" or why it fails.
+template <typename Lab>
+std::string check_vendor_cases(const typename Lab::Step& vendor) {
+  struct TraceDefencesOff {
+    std::set<Defence> before = session().disabled;
+    TraceDefencesOff() {
+      session().disabled.insert({Defence::kForeignWork, Defence::kOutsideTimer, Defence::kUnrecordedLaunch});
+    }
+    ~TraceDefencesOff() { session().disabled = before; }
+  } off;
+  return check_all_cases<Lab>(vendor);
+}
+
+// Where a step is measured: its bar's conditions first, then the lab's other ones.
+template <typename Lab>
+std::vector<typename Lab::Condition> conditions_of(const typename Lab::Step& step) {
+  std::vector<typename Lab::Condition> all;
+  for (const auto& requirement : step.bar)
+    if (std::find(all.begin(), all.end(), requirement.at) == all.end()) all.push_back(requirement.at);
+  for (const auto& condition : Lab::info_conditions(step))
+    if (std::find(all.begin(), all.end(), condition) == all.end()) all.push_back(condition);
+  return all;
+}
+
+template <typename Lab>
+Measurement measure_at(const typename Lab::Step& step, const typename Lab::Condition& condition) {
+  const std::unique_ptr<Timed<typename Lab::Problem>> timed = Lab::timed(condition);
+  give_workspace(step, timed->problem, timed->arrays);
+  return measure(step.launcher, *timed, Lab::reference());
+}
+
+template <typename Lab>
+StepRow row_of(const typename Lab::Step& step, const typename Lab::Condition& condition, const Measurement& m) {
+  StepRow row;
+  row.lab = Lab::kName;
+  row.step = step.name();
+  row.measured_at = Lab::describe(step, condition);
+  row.verdict = Verdict::kInfo;
+  row.time_ms = m.candidate_ms;
+  row.rate = m.rate();
+  row.rate_unit = m.rate_unit();
+  row.percent_of_peak = m.percent_of_reference();
+  row.reference = m.reference.name;
+  row.speedup = m.speedup();
+  if (m.resources) {
+    row.occupancy_percent = 100.0 * m.resources->occupancy;
+    row.registers = m.resources->registers_per_thread;
+    row.shared_bytes = static_cast<int>(m.resources->static_shared_bytes + m.resources->dynamic_shared_bytes);
+    row.local_bytes = static_cast<int>(m.resources->local_bytes_per_thread);
+  }
+  // A lab's own fact about the launch it measured (lab 05: shared memory per transform).
+  if constexpr (requires { Lab::launch_note(step, m); }) row.measured_at += Lab::launch_note(step, m);
+  return row;
+}
+
+// "" when `step` can run on the GPU being graded (Session::compute_capability), else why not.
+template <typename Step>
+std::string not_applicable_reason(const Step& step) {
+  const int have = session().compute_capability;
+  if (step.min_compute_capability <= have) return "";
+  std::ostringstream why;
+  why << "needs compute capability " << step.min_compute_capability / 10 << '.' << step.min_compute_capability % 10
+      << " or newer; this GPU is graded as " << have / 10 << '.' << have % 10 << ": not applicable here, neither passed nor failed";
+  return why.str();
+}
+
+// Grades the step `id` of `Lab`: one doctest test case per step, one process per test case.
+template <typename Lab>
+void grade_step(const char* id) {
+  const auto& steps = Lab::steps();
+  const auto found = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return std::string(s.id) == id; });
+  REQUIRE_MESSAGE(found != steps.end(), "no step ", id, " in ", Lab::kName);
+  const typename Lab::Step& step = *found;
+
+  StepRow failed;
+  failed.lab = Lab::kName;
+  failed.step = step.name();
+  failed.measured_at = "correctness";
+  failed.verdict = Verdict::kFail;
+  failed.bar = describe_bar<Lab>(step);
+  if (std::string why = not_applicable_reason(step); !why.empty()) {
+    StepRow skipped = failed;
+    skipped.measured_at = "architecture";
+    skipped.verdict = Verdict::kNotApplicable;
+    skipped.reason = why;
+    record(skipped);
+    ++session().not_applicable_steps;
+    const std::string note = std::string(step.id) + " " + why;  // a bare const char* prints as its address
+    MESSAGE(note);
+    return;
+  }
+  if (session().device_trace && !session().device_trace_failure.empty()) {
+    failed.reason = "the device trace could not start: " + session().device_trace_failure +
+                    ". Grading needs it to see what ran on the GPU; ./workbook grade --no-device-trace grades without "
+                    "it, and its report then says so";
+    record(failed);
+    FAIL_CHECK(failed.reason);
+    return;
+  }
+  REQUIRE_MESSAGE((step.launcher != nullptr || step.measurement != nullptr), step.id,
+                  " has no launcher: only a measurement step may be graded by its cases alone");
+  std::vector<std::pair<std::string, Reported>> reports;
+  const auto correctness_began = std::chrono::steady_clock::now();
+  failed.reason = failure_of([&] { return check_all_cases<Lab>(step, &reports); });
+  log_phase_seconds(step.id, "correctness", correctness_began);
+  if (!failed.reason.empty()) {
+    record(failed);
+    FAIL_CHECK(failed.reason);
+    return;
+  }
+  if (step.measurement != nullptr) {  // graded by its cases: one row for what each measured
+    for (const auto& [where, reported] : reports) {
+      StepRow row = failed;
+      row.measured_at = where;
+      row.verdict = Verdict::kPass;
+      row.rate = reported.value;
+      row.rate_unit = reported.unit;
+      row.reason = reported.text;
+      record(row);
+    }
+    return;
+  }
+  if (session().correctness_only) {
+    StepRow passed = failed;
+    passed.measured_at = "correctness only";
+    passed.verdict = Verdict::kPass;
+    passed.reason = "correct on every shape checked; nothing timed";
+    record(passed);
+    return;
+  }
+
+  std::string verdict;
+  std::vector<StepRow> rows;
+  const std::string error = failure_of([&] {
+    for (const auto& condition : conditions_of<Lab>(step)) {
+      const auto timing_began = std::chrono::steady_clock::now();
+      const Measurement m = measure_at<Lab>(step, condition);
+      log_phase_seconds(step.id, "timed at " + Lab::describe(step, condition), timing_began);
+      StepRow row = row_of<Lab>(step, condition, m);
+      // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
+      std::string why = m.failure;
+      bool judged = !why.empty();
+      for (std::size_t r = 0; r < step.bar.size(); ++r)
+        if (const auto requirement = graded_requirement(step, r); requirement.at == condition) {
+          judged = true;
+          if (why.empty()) why = requirement_failure<Lab>(step, requirement, m);
+        }
+      if (judged) {
+        row.verdict = why.empty() ? Verdict::kPass : Verdict::kFail;
+        row.bar = failed.bar;
+        row.reason = why.empty() && step.experiment != nullptr ? "an experiment: see the handout" : why;
+        if (verdict.empty()) verdict = why;
+      }
+      rows.push_back(row);
+    }
+    return std::string();
+  });
+  if (!error.empty()) {
+    failed.measured_at = "timing";
+    failed.reason = error;
+    rows.push_back(failed);
+    verdict = error;
+  }
+  for (const StepRow& row : rows) record(row);
+  CHECK_MESSAGE(verdict.empty(), verdict);
+}
+
+// What `./workbook list` prints for a lab: "id<TAB>title<TAB>bar" per step (no GPU needed).
+template <typename Lab>
+void list_steps() {
+  for (const auto& step : Lab::steps()) {
+    std::cout << step.id << '\t' << step.title << '\t' << describe_bar<Lab>(step);
+    if (step.min_compute_capability > 0)
+      std::cout << " [compute capability " << step.min_compute_capability / 10 << '.' << step.min_compute_capability % 10
+                << " and newer]";
+    std::cout << '\n';
+  }
+}
+
+}  // namespace workbook
