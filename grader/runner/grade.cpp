@@ -78,6 +78,7 @@ void check_points(const Checkout& checkout, const std::string& path) {
 Request read_request(const Checkout& checkout, Words words) {
   Request r;
   r.results = checkout.results;
+  std::vector<std::string> whole;  // labs named whole: every step of theirs, whatever ids are named too
   static const std::regex step_id("[0-9]{2}\\.[0-9]+"), step_like("[0-9]{2}\\..*");
   for (std::string word; words.next(word);) {
     if (word == "--submission") r.submission = checkout.from_caller(words.value("a folder or an archive"));
@@ -97,8 +98,12 @@ Request read_request(const Checkout& checkout, Words words) {
       throw Fatal(kExitUsage, "a step is named by its id, like 04.1, not '" + word + "'");
     } else {
       add_once(r.labs, checkout.lab_named(word));
+      add_once(whole, checkout.lab_named(word));
     }
   }
+  std::erase_if(r.steps, [&](const std::string& id) {
+    return std::any_of(whole.begin(), whole.end(), [&](const std::string& lab) { return lab.substr(0, 2) == id.substr(0, 2); });
+  });
   if (!std::regex_match(r.timeout_s, std::regex("[1-9][0-9]{0,5}")))
     throw Fatal(kExitUsage, "--timeout takes a whole number of seconds (1 to 999999), not '" + r.timeout_s + "'");
   if (r.implementation == "solution" && !fs::is_directory(checkout.root + "/solutions"))
@@ -177,11 +182,12 @@ struct Grading {
   std::string lister(const std::string& lab) const {
     return grader(lab, implementation == "submission" ? "starter" : implementation);
   }
+  // The lab's steps asked for: those named by id, or all of them when none of its steps was.
   std::vector<StepInfo> chosen_steps(const std::string& lab) const {
+    const bool some = std::any_of(only_steps.begin(), only_steps.end(), [&](const std::string& id) { return id.substr(0, 2) == lab.substr(0, 2); });
     std::vector<StepInfo> steps;
     for (const StepInfo& s : list_steps(lister(lab)))
-      if (only_steps.empty() || std::find(only_steps.begin(), only_steps.end(), s.id) != only_steps.end())
-        steps.push_back(s);
+      if (!some || std::find(only_steps.begin(), only_steps.end(), s.id) != only_steps.end()) steps.push_back(s);
     return steps;
   }
   void fail(const std::string& lab, const std::string& step, const std::string& reason) {

@@ -124,6 +124,14 @@ else
   echo "FAIL: grade 04.1 took: $names"
   failures=$((failures + 1))
 fi
+# A lab named whole keeps every step beside a step of another lab named by its id.
+expect 77 "none is visible" in_folder "$scratch" env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 05 02.1 --json mixed.json
+names=$(grep -oE '"name": "[^"]*", "score"' "$scratch/mixed.json" 2>/dev/null | grep -oE ' 0[25]\.[0-9]+ ' | tr -d ' ' | tr '\n' ' ')
+if [ "$names" = "02.1 05.1 05.2 05.3 05.4 05.5 " ] || [ "$names" = "05.1 05.2 05.3 05.4 05.5 02.1 " ]; then
+  echo "ok: grade 05 02.1 takes lab 05 whole and 02.1 alone"
+else
+  echo "FAIL: grade 05 02.1 took: $names"; failures=$((failures + 1))
+fi
 expect 0 "04.10  packed cp.async pipeline" "$root/workbook" list
 
 # The grader binary's own flags.
