@@ -326,7 +326,8 @@ void print_header() {
   // Measured, not taken from a datasheet: the card as it runs now is what results are fractions of.
   const DevicePeaks& peaks = device_peaks();
   std::cout << "[workbook] measured peaks: device-to-device copy " << static_cast<int>(peaks.copy_gb_per_s)
-            << " GB/s (read + write), FP32 FMA " << peaks.fma_tflop_per_s << " TFLOP/s\n";
+            << " GB/s (read + write), FP32 FMA " << peaks.fma_tflop_per_s << " TFLOP/s; limits (the [ceiling]): memory "
+            << static_cast<int>(peaks.memory_limit_gb_per_s) << " GB/s, FP32 " << peaks.fma_limit_tflop_per_s << " TFLOP/s\n";
 }
 
 }  // namespace

@@ -66,7 +66,18 @@ double measure_fma_tflop_per_s(cudaStream_t stream) {
 const DevicePeaks& device_peaks() {
   static const DevicePeaks peaks = [] {
     constexpr std::size_t kCopyBytes = std::size_t{512} << 20;  // ten times the H100's L2
-    return DevicePeaks{measure_copy_gb_per_s(kCopyBytes, nullptr), measure_fma_tflop_per_s(nullptr)};
+    DevicePeaks p{measure_copy_gb_per_s(kCopyBytes, nullptr), measure_fma_tflop_per_s(nullptr)};
+    int device = 0, memory_clock = 0, bus_width = 0, sms = 0, sm_clock = 0, major = 0, minor = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock, cudaDevAttrMemoryClockRate, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bus_width, cudaDevAttrGlobalMemoryBusWidth, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sm_clock, cudaDevAttrClockRate, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    p.memory_limit_gb_per_s = memory_limit_gb_per_s(memory_clock, bus_width);
+    p.fma_limit_tflop_per_s = fma_limit_tflop_per_s(sms, fp32_lanes_per_sm(major, minor), sm_clock);
+    return p;
   }();
   return peaks;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "check.h"
+#include "device_limits.h"
 
 using namespace workbook;
 
@@ -65,4 +66,17 @@ TEST_CASE("guard region: intact, and the first changed byte") {
   CHECK(first_guard_violation(guard) == 17);
   CHECK(last_guard_violation(guard) == 40);
   CHECK(last_guard_violation(std::vector<std::uint8_t>(8, kGuardByte)) == -1);
+}
+
+// The [ceiling]'s limits come from the device's attributes. On the datasheets' numbers they give
+// the datasheets' peaks: an H100 SXM (132 SMs at up to 1980 MHz, HBM3 at 2619 MHz on 5120 bits)
+// 3.35 TB/s and 67 TFLOP/s FP32, an A100 40GB (108 SMs at 1410 MHz, 64 FP32 lanes each; HBM2 at
+// 1215 MHz on 5120 bits) 1.56 TB/s and 19.5 TFLOP/s.
+TEST_CASE("the ceiling's limits are the datasheets' peaks, from the device's attributes") {
+  CHECK(workbook::memory_limit_gb_per_s(2619000, 5120) == doctest::Approx(3352.3).epsilon(0.001));
+  CHECK(workbook::fma_limit_tflop_per_s(132, workbook::fp32_lanes_per_sm(9, 0), 1980000) == doctest::Approx(66.9).epsilon(0.001));
+  CHECK(workbook::memory_limit_gb_per_s(1215000, 5120) == doctest::Approx(1555.2).epsilon(0.001));
+  CHECK(workbook::fma_limit_tflop_per_s(108, workbook::fp32_lanes_per_sm(8, 0), 1410000) == doctest::Approx(19.49).epsilon(0.001));
+  CHECK(workbook::fp32_lanes_per_sm(8, 6) == 128);
+  CHECK(workbook::fp32_lanes_per_sm(12, 0) == 128);
 }
