@@ -49,7 +49,6 @@ std::optional<std::string> submission_name(const std::string& entry) {
   return name;
 }
 
-
 void write_not_graded_json(const std::string& path, const std::string& why) {
   std::ofstream(path) << "{\"score\": 0, \"output\": \"not graded: " << json_escape(why) << "\", \"tests\": []}\n";
 }

@@ -2,7 +2,6 @@
 // (a lab that does not compile fails alone), audits each student object file, draws the seed, runs
 // each step in a process of its own (confined, limited, timed out), takes back that step's rows
 // only when they are its own, and writes the scorecard, results.json and JUnit.
-#include <grp.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
