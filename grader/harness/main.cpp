@@ -194,7 +194,7 @@ constexpr const char* kUsage = R"(grader flags:
   --seed=N               replay a run's random inputs (every run prints its seed)
   --step=ID[,ID...]      grade these steps of the lab's steps table ("02.1", "04.1,04.10")
   --test-case=NAME       run the test cases doctest selects by name (a step's is "ID TITLE")
-  --rows=FILE            append the result rows to FILE (workbook_report collects them from there
+  --rows=FILE            append the result rows to FILE (the runner collects them from there
                          and writes every report: a grader writes none)
   --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
   --bars=FILE            grade against this GPU's bars profile instead of the built-in (H100) bars

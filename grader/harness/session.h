@@ -59,8 +59,8 @@ void record(const StepRow& row);
 
 // `./workbook bench LAB` runs the lab's benchmark: the grader binary with --bench=CSV calls the
 // function the lab registered, which writes its sweep to that CSV file, in the columns it
-// registered with it: the one definition of the file's format. scripts/plot_bench.py reads them by
-// name, and a CPU test checks every column it reads against --bench-columns.
+// registered with it: the one definition of the file's format. the lab's plot (grader/labs/NN_topic/plot.py) reads
+// them by name, and a CPU test checks every column it reads against --bench-columns.
 using BenchFunction = void (*)(const std::string& csv_path);
 bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns);
 const std::vector<std::string>& bench_columns();  // the registered lab's

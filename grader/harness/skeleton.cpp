@@ -81,7 +81,7 @@ std::string stage_reuse_violation(const std::vector<LaunchRecord>& launches) {
     return tagged(Defence::kStageReuse,
                   demangled(name) + " may load into shared memory that a copy-engine store is still reading: " + path +
                       ". Before a stage is loaded again, wait until the store that reads it has read it "
-                      "(cp.async.bulk.wait_group.read: wait_until_read() in copy_engine.cuh). This GPU's copy engine "
+                      "(cp.async.bulk.wait_group.read: wait_until_read() in workbook/bulk_copy.cuh). This GPU's copy engine "
                       "happens to work in order, so no run here shows the race; the programming model does not promise it");
   }
   return "";

@@ -168,7 +168,10 @@ int grade_class(const Checkout& checkout, Words words) {
   const std::string& root = checkout.root;
   const std::string& results = checkout.results;
   Points points;
-  if (!points_path.empty()) points = read_points(points_path);
+  if (!points_path.empty()) {
+    check_points(checkout, points_path);
+    points = read_points(points_path);
+  }
   std::vector<std::string> entries;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir))
     if (is_submission(entry)) entries.push_back(entry.path().string());
@@ -196,7 +199,10 @@ int grade_class(const Checkout& checkout, Words words) {
     }
     const std::string own = class_dir + "/" + *name;
     fs::create_directories(own);
-    std::vector<std::string> argv = {root + "/workbook", "grade", "--submission", entry};
+    // Each submission is a grading of its own, by this program: one that crashes the grading is
+    // that student's failure, and the next one runs.
+    std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + root,
+                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", "--submission", entry};
     argv.insert(argv.end(), labs.begin(), labs.end());
     argv.insert(argv.end(), passed_on.begin(), passed_on.end());
     if (!points_path.empty()) argv.insert(argv.end(), {"--points", points_path});

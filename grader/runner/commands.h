@@ -36,6 +36,10 @@ Submission take_submission(const Checkout& checkout, const std::string& path);
 // extension; nullopt when that gives no student (empty, hidden, a control character).
 std::optional<std::string> submission_name(const std::string& entry);
 
+// The points file's steps: each an id of a lab's steps (as its handout and header number them),
+// each named once. A mistake is a usage error with the file and line, before anything runs.
+void check_points(const Checkout& checkout, const std::string& path);
+
 // A results.json of no tests that says why nothing was graded.
 void write_not_graded_json(const std::string& path, const std::string& why);
 

@@ -51,8 +51,8 @@ std::string writable(const Checkout& checkout, const std::string& option, const 
   return file;
 }
 
-// The points file's steps: each an id of a lab's steps (as its handout and header number them),
-// each named once. A mistake is refused with the file and line, before anything runs.
+}  // namespace
+
 void check_points(const Checkout& checkout, const std::string& path) {
   Points points;
   try {
@@ -74,6 +74,8 @@ void check_points(const Checkout& checkout, const std::string& path) {
   }
 }
 
+namespace {
+
 Request read_request(const Checkout& checkout, Words words) {
   Request r;
   r.results = checkout.results;
@@ -91,7 +93,14 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
     else if (word.starts_with("-")) throw Fatal(kExitUsage, "grade: unknown option " + word + " (see ./workbook --help)");
     else if (std::regex_match(word, step_id)) {  // one step: its lab, and the id picked out of the lab's steps
-      add_once(r.labs, checkout.lab_named(word.substr(0, 2)));
+      const std::string lab = checkout.lab_named(word.substr(0, 2));
+      const std::vector<std::string> ids = checkout.step_ids(lab);
+      if (std::find(ids.begin(), ids.end(), word) == ids.end()) {
+        std::string known;
+        for (const std::string& id : ids) known += id + " ";
+        throw Fatal(kExitUsage, lab + " has no step " + word + "; its steps are: " + known);
+      }
+      add_once(r.labs, lab);
       add_once(r.steps, word);
     } else if (std::regex_match(word, step_like)) {
       throw Fatal(kExitUsage, "a step is named by its id, like 04.1, not '" + word + "'");
@@ -114,11 +123,11 @@ Request read_request(const Checkout& checkout, Words words) {
   if (!r.points.empty()) check_points(checkout, r.points);  // a points file with a mistake is refused before anything runs
   if (!r.sanitizer.empty()) {
     // compute-sanitizer comes with the toolkit, beside nvcc.
-    const Outcome nvcc = run({{"sh", "-c", "command -v nvcc"}});
-    const std::string beside = lines_of(nvcc.output).empty() ? "" : fs::path(lines_of(nvcc.output).front()).parent_path().string() + "/compute-sanitizer";
-    if (on_path("compute-sanitizer")) r.sanitizer = "compute-sanitizer";
-    else if (!beside.empty() && access(beside.c_str(), X_OK) == 0) r.sanitizer = beside;
-    else throw Fatal(kExitMissingTools, "--sanitize needs compute-sanitizer (part of the CUDA toolkit), which is not here");
+    const std::string nvcc = path_of("nvcc");
+    r.sanitizer = path_of(on_path("compute-sanitizer") || nvcc.empty() ? "compute-sanitizer"
+                                                                         : fs::path(nvcc).parent_path().string() + "/compute-sanitizer");
+    if (r.sanitizer.empty())
+      throw Fatal(kExitMissingTools, "--sanitize needs compute-sanitizer (part of the CUDA toolkit), which is not here");
   }
   return r;
 }
@@ -361,19 +370,6 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.junit = r.junit;
   g.points = r.points;
 
-  // Every step id asked for must exist (its lab compiled; one that did not fails as a whole).
-  for (const std::string& id : g.only_steps) {
-    for (const std::string& lab : g.labs) {
-      if (lab.substr(0, 2) != id.substr(0, 2)) continue;
-      std::string known;
-      bool found = false;
-      for (const StepInfo& s : list_steps(g.lister(lab))) {
-        known += s.id + " ";
-        found = found || s.id == id;
-      }
-      if (!found) throw Fatal(kExitUsage, lab + " has no step " + id + "; its steps are: " + known);
-    }
-  }
   fs::create_directories(g.results);
   g.rows_path = g.results + "/grade-rows.tsv";
   g.log_path = g.results + "/grade.log";

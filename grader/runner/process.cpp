@@ -71,17 +71,17 @@ int run_lines(const Command& command, const std::function<void(const std::string
   return status;
 }
 
-bool on_path(const std::string& program) {
-  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
+std::string path_of(const std::string& program) {
+  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0 ? program : "";
   const char* path = std::getenv("PATH");
   std::string folders = path != nullptr ? path : "";
   for (std::size_t start = 0; start <= folders.size();) {
     const std::size_t end = std::min(folders.find(':', start), folders.size());
     const std::string folder = folders.substr(start, end - start);
-    if (!folder.empty() && access((folder + "/" + program).c_str(), X_OK) == 0) return true;
+    if (!folder.empty() && access((folder + "/" + program).c_str(), X_OK) == 0) return folder + "/" + program;
     start = end + 1;
   }
-  return false;
+  return "";
 }
 
 }  // namespace workbook::runner

@@ -35,7 +35,9 @@ Outcome run(const Command& command);
 // newline) to `each_line` as it comes: a build's progress. Returns its status as run() does.
 int run_lines(const Command& command, const std::function<void(const std::string&)>& each_line);
 
-// Whether `program` can be found (an absolute path that is executable, or a name on PATH).
-bool on_path(const std::string& program);
+// Where `program` is: itself when it is a path that is executable, else the first executable of
+// that name on PATH; "" when there is none.
+std::string path_of(const std::string& program);
+inline bool on_path(const std::string& program) { return !path_of(program).empty(); }
 
 }  // namespace workbook::runner
