@@ -105,6 +105,10 @@ std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, cons
                               int calls, bool every_call);
 // [ceiling]: a measurement faster than the reference (when it is a ceiling) or the device's peaks.
 std::string above_ceiling(const Measurement& m);
+// How close the candidate and the reference came to the device's limits, for the log: "share of
+// the device's limits: candidate 80.1% of memory, ...; cuFFT 79.9% of memory, ..." ("" when the
+// step counts neither bytes nor flops). scripts/ceiling_margins.py reads these lines.
+std::string share_of_limits(const Measurement& m);
 
 // ---------------------------------------------------------------------------------------------
 // The flow
@@ -183,6 +187,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
                          "the grader can see its registers, shared memory and occupancy",
       defence_enabled(Defence::kCeiling) ? above_ceiling(m) : "",
   });
+  if (const std::string shares = share_of_limits(m); !shares.empty()) std::cout << "[workbook] " << shares << '\n';
   return m;
 }
 

@@ -104,6 +104,13 @@ void check_bars_discriminate() {
   }
 }
 
+// A reference solution that fails on this GPU, in calibration (session.h's CalibrationError).
+inline CalibrationError reference_failed(const std::string& step_id, const std::string& condition, const std::string& failure) {
+  return CalibrationError("the reference solution of " + step_id + " fails at " + condition + " on this GPU: " + failure +
+                          ". That is an error of the workbook, not of the bars: no profile was written. Report it "
+                          "with results/calibrate.log");
+}
+
 // The margin calibrated bars keep below what the reference solution measured on this GPU: the
 // spread of repeated runs on an H100 (each lab's NOTES.md) is 1 to 3%.
 inline constexpr double kCalibrationMargin = 0.05;
@@ -115,7 +122,8 @@ inline constexpr double kCalibrationMargin = 0.05;
 // that lets the previous solution through, the measure with the wider gap is set midway between the
 // two solutions instead. Appends "STEP INDEX MIN_SPEEDUP MIN_PERCENT  # what was measured" lines to
 // `profile_path`; a step that cannot be told from the one before on this GPU is said so, in the file
-// and on the console (its bars test will fail there).
+// and on the console (its bars test will fail there). A reference solution that fails (wrong, slower
+// than the baseline's bar, or above a [ceiling]) throws CalibrationError.
 template <typename Lab>
 void calibrate(const std::string& profile_path) {
   std::ofstream out(profile_path, std::ios::app);
@@ -139,49 +147,45 @@ void calibrate(const std::string& profile_path) {
     for (std::size_t r = 0; r < bars.size(); ++r) {
       own.push_back(measure_at<Lab>(step, bars[r].at));
       const Measurement& m = own.back();
-      if (!m.failure.empty()) {
-        note = "the solution fails here (" + m.failure + "): the built-in bars are kept";
-        bars = step.bar;
-        break;
-      }
+      if (!m.failure.empty()) throw reference_failed(step.id, Lab::describe(step, bars[r].at), m.failure);
       if (bars[r].min_speedup > 0) bars[r].min_speedup = std::max(m.speedup() * (1 - kCalibrationMargin), first_rung ? 1.05 : 0.0);
       if (bars[r].min_percent_of_reference > 0) bars[r].min_percent_of_reference = m.percent_of_reference() * (1 - kCalibrationMargin);
     }
-    if (note.empty())
-      for (const typename Lab::Step* before : previous) {
-        std::vector<Measurement> theirs;
-        bool rejected = false;
-        for (std::size_t r = 0; r < bars.size(); ++r) {
-          theirs.push_back(measure_at<Lab>(*before, bars[r].at));
-          rejected = rejected || !requirement_failure<Lab>(*before, bars[r], theirs[r]).empty();
-        }
-        if (rejected) continue;
-        // The measure in which the two solutions differ most, relatively: its bar goes midway.
-        double widest = 0;
-        std::size_t widest_r = 0;
-        bool in_speedup = true;
-        for (std::size_t r = 0; r < bars.size(); ++r) {
-          const double speedup_gap = bars[r].min_speedup > 0 ? 1 - theirs[r].speedup() / own[r].speedup() : 0;
-          const double percent_gap =
-              bars[r].min_percent_of_reference > 0 ? 1 - theirs[r].percent_of_reference() / own[r].percent_of_reference() : 0;
-          if (speedup_gap > widest) widest = speedup_gap, widest_r = r, in_speedup = true;
-          if (percent_gap > widest) widest = percent_gap, widest_r = r, in_speedup = false;
-        }
-        if (!note.empty()) note += "; ";
-        if (widest <= 0) {
-          note += std::string("cannot be told from ") + before->id + " on this GPU";
-          std::cout << "[workbook] warning: " << step.id << "'s solution is no faster than " << before->id
-                    << "'s on this GPU: its bar cannot reject it\n";
-          continue;
-        }
-        if (in_speedup) bars[widest_r].min_speedup = (own[widest_r].speedup() + theirs[widest_r].speedup()) / 2;
-        else bars[widest_r].min_percent_of_reference = (own[widest_r].percent_of_reference() + theirs[widest_r].percent_of_reference()) / 2;
-        note += std::string("set midway between this solution and ") + before->id + "'s";
+    for (const typename Lab::Step* before : previous) {
+      std::vector<Measurement> theirs;
+      bool rejected = false;
+      for (std::size_t r = 0; r < bars.size(); ++r) {
+        theirs.push_back(measure_at<Lab>(*before, bars[r].at));
+        if (!theirs[r].failure.empty()) throw reference_failed(before->id, Lab::describe(*before, bars[r].at), theirs[r].failure);
+        rejected = rejected || !requirement_failure<Lab>(*before, bars[r], theirs[r]).empty();
       }
+      if (rejected) continue;
+      // The measure in which the two solutions differ most, relatively: its bar goes midway.
+      double widest = 0;
+      std::size_t widest_r = 0;
+      bool in_speedup = true;
+      for (std::size_t r = 0; r < bars.size(); ++r) {
+        const double speedup_gap = bars[r].min_speedup > 0 ? 1 - theirs[r].speedup() / own[r].speedup() : 0;
+        const double percent_gap =
+            bars[r].min_percent_of_reference > 0 ? 1 - theirs[r].percent_of_reference() / own[r].percent_of_reference() : 0;
+        if (speedup_gap > widest) widest = speedup_gap, widest_r = r, in_speedup = true;
+        if (percent_gap > widest) widest = percent_gap, widest_r = r, in_speedup = false;
+      }
+      if (!note.empty()) note += "; ";
+      if (widest <= 0) {
+        note += std::string("cannot be told from ") + before->id + " on this GPU";
+        std::cout << "[workbook] warning: " << step.id << "'s solution is no faster than " << before->id
+                  << "'s on this GPU: its bar cannot reject it\n";
+        continue;
+      }
+      if (in_speedup) bars[widest_r].min_speedup = (own[widest_r].speedup() + theirs[widest_r].speedup()) / 2;
+      else bars[widest_r].min_percent_of_reference = (own[widest_r].percent_of_reference() + theirs[widest_r].percent_of_reference()) / 2;
+      note += std::string("set midway between this solution and ") + before->id + "'s";
+    }
     for (std::size_t r = 0; r < bars.size(); ++r) {
       out << step.id << ' ' << r + 1 << ' ' << fixed(bars[r].min_speedup, 2) << ' ' << fixed(bars[r].min_percent_of_reference, 2)
           << "  # " << Lab::describe(step, bars[r].at);
-      if (r < own.size() && own[r].failure.empty())
+      if (r < own.size())
         out << ": measured " << fixed(own[r].speedup(), 2) << "x, " << fixed(own[r].percent_of_reference(), 2) << "% of "
             << own[r].reference.name;
       out << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, " << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,12 @@ bool register_drawn_sizes(const char* lab, DrawnSizesFunction function);
 // it: the grader binary with --calibrate=FILE calls the function the lab registered
 // (workbook::calibrate<Lab>, in skeleton.h), which appends the lab's lines to FILE.
 using CalibrateFunction = void (*)(const std::string& profile_path);
+// Thrown by a calibration when a reference solution fails on this GPU (ladder.h): an error of the
+// workbook (a solution, a defence or a ceiling is wrong here), never a reason to keep the built-in
+// bars. The grader then exits with an error and the runner writes no profile.
+struct CalibrationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 bool register_calibration(const char* lab, CalibrateFunction function);
 
 // A bars profile: lines "STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE", '#' comments. Throws

@@ -227,6 +227,22 @@ std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, cons
   return "";
 }
 
+std::string share_of_limits(const Measurement& m) {
+  if (m.bytes <= 0 && m.flops <= 0) return "";
+  const DevicePeaks& peaks = device_peaks();
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << "share of the device's limits ([ceiling]):";
+  const auto shares = [&](const std::string& who, double ms) {
+    text << ' ' << who;
+    if (m.bytes > 0) text << ' ' << 100.0 * m.bytes / (ms * 1e6) / peaks.memory_limit_gb_per_s << "% of memory";
+    if (m.flops > 0) text << (m.bytes > 0 ? ", " : " ") << 100.0 * m.flops / (ms * 1e9) / peaks.fma_limit_tflop_per_s << "% of FP32";
+  };
+  shares("candidate", m.candidate_ms);
+  text << ';';
+  shares(m.reference.name, m.reference_ms);
+  return text.str();
+}
+
 std::string above_ceiling(const Measurement& m) {
   std::ostringstream why;
   why << std::fixed << std::setprecision(1);

@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "bars_profile.h"
 #include "process.h"
 
 namespace workbook::runner {
@@ -109,15 +110,8 @@ std::string gpu_name() {
   return asked.status == 0 && !lines.empty() ? lines.front() : "";
 }
 
-// classroom/bars/<name in lower case, each run of other characters one '-'>.bars
 std::string profile_of_gpu(const Checkout& checkout, const std::string& gpu) {
-  std::string slug;
-  for (unsigned char c : gpu) {
-    if (std::isalnum(c)) slug += static_cast<char>(std::tolower(c));
-    else if (!slug.empty() && slug.back() != '-') slug += '-';
-  }
-  while (!slug.empty() && slug.back() == '-') slug.pop_back();
-  return checkout.root + "/classroom/bars/" + (slug.empty() ? "unknown-gpu" : slug) + ".bars";
+  return checkout.root + "/classroom/bars/" + bars_profile_file(gpu);
 }
 
 void require_gpu(const std::string& grader) {

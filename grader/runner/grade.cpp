@@ -181,6 +181,7 @@ struct Grading {
   std::vector<std::string> labs, broken, missing, only_steps;
   std::map<std::string, std::string> refusals;  // lab -> the audit's findings
   std::string rows_path, log_path, json, junit, points;
+  std::string bars;  // which bars graded: this GPU's profile or the built-in ones, named under the scorecard
   Confinement confinement;
   std::ofstream log;
   std::vector<StepRow> rows;
@@ -308,12 +309,13 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
 }  // namespace
 
 int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
-              const std::string& points_path, bool quiet) {
+              const std::string& points_path, bool quiet, const std::string& bars) {
   Points points;
   if (!points_path.empty()) points = read_points(points_path);
   if (!quiet) {
     std::cout << '\n';
     print_table(std::cout, rows, Table::kCompact);
+    if (!bars.empty()) std::cout << "bars: " << bars << '\n';
     std::cout << "(every column, the bars included, for each step: results/grade.log)\n";
   }
   bool written = true;
@@ -415,7 +417,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   const auto finish = [&] {
     append_rows(g.rows_path, g.rows);
-    return summarize(g.rows, g.json, g.junit, g.points);
+    return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars);
   };
   std::ofstream(g.rows_path, std::ios::trunc).close();
   if (graded_labs.empty()) return finish();  // nothing left to run: the verdicts are known without a GPU
@@ -442,10 +444,13 @@ int grade_request(const Checkout& checkout, Request& r) {
   const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
   if (!profile.empty() && fs::exists(profile)) {
     bars = {"--bars=" + profile};
-    say("bars: this GPU's profile, " + checkout.shown(profile) + " (./workbook calibrate wrote it)");
+    g.bars = "this GPU's profile, " + checkout.shown(profile) + " (" + gpu + ", written by ./workbook calibrate)";
+    say("bars: " + g.bars);
   } else if (gpu.find("H100") != std::string::npos) {
-    say("bars: the built-in ones, set on an H100");
+    g.bars = "the built-in ones, set on an H100";
+    say("bars: " + g.bars);
   } else {
+    g.bars = "the built-in ones, set on an H100: no profile for " + gpu + " in classroom/bars/";
     say("bars: no profile for " + gpu + " in classroom/bars/: grading against the H100's bars (./workbook calibrate writes one)");
   }
   g.confinement = settle_confinement(g.grader(graded_labs.front(), g.implementation));

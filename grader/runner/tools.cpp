@@ -125,11 +125,21 @@ int calibrate(const Checkout& checkout, Words words) {
       if (keep) out << line << '\n';
     }
   }
+  // Every measurement goes to results/calibrate.log; a reference solution that fails on this GPU
+  // stops the calibration with no profile written (the grader exits non-zero and says why).
+  const std::string log = checkout.results + "/calibrate.log";
+  std::ofstream log_out(log, std::ios::trunc);
   for (const std::string& lab : labs) {
     say("calibrating " + lab + " on " + gpu + " (each step and the one before it, at the step's bar)");
     const Outcome measured = run({{build_dir + "/labs/" + lab + "/grade_" + lab + "_solution", "--calibrate=" + draft, "--seed=" + seed}});
+    log_out << measured.output << std::flush;
     for (const std::string& line : lines_of(measured.output))
       if (line.rfind("[workbook] ", 0) == 0) std::cout << line << '\n';
+    if (measured.status != 0) {
+      fs::remove(draft);
+      throw Fatal(kExitFailed, "calibrating " + lab + " failed (exit code " + std::to_string(measured.status) +
+                                   "): no profile was written. Every measurement is in " + checkout.shown(log));
+    }
   }
   fs::create_directories(fs::path(profile).parent_path());
   fs::rename(draft, profile);

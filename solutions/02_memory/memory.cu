@@ -182,11 +182,10 @@ namespace {
 // engine busy, the stage refilled is the one stored an iteration earlier, whose store has had time
 // to be read: wait_until_read<1> lets the newest store keep reading. The bytes past the last whole
 // stage, fewer than kStageBytes, are copied by every thread of the grid with ordinary loads.
+template <int kStages, unsigned kStageBytes, int kStoresStillReading = 1>
 __global__ void copy_engine_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   using namespace workbook::bulk_copy;
-  constexpr int kStages = Policy::kStages;
-  constexpr unsigned kStageBytes = Policy::kStageBytes;
-  // All of it dynamic shared memory (at least Policy::kRingBytes; more when the grader's padding is
+  // All of it dynamic shared memory (at least the ring's bytes; more when the grader's padding is
   // larger): the stages, then one barrier per stage.
   extern __shared__ __align__(128) unsigned char ring[];
   auto* const landed = reinterpret_cast<std::uint64_t*>(ring + kStages * kStageBytes);
@@ -217,9 +216,10 @@ __global__ void copy_engine_kernel(const float* __restrict__ in, float* __restri
     wait_for_phase(&landed[stage], (j / kStages) % 2);
     store_from_shared(out_bytes + offset_of(j), ring + stage * kStageBytes, kStageBytes);
     commit_stores();
-    if (j >= 1 && j - 1 + kStages < mine) {  // refill the stage of chunk j - 1 with chunk j - 1 + kStages
-      wait_until_read<1>();
-      load(j - 1 + kStages);
+    constexpr int D = kStoresStillReading;
+    if (j >= D && j - D + kStages < mine) {  // refill the stage of chunk j - D with chunk j - D + kStages
+      wait_until_read<D>();
+      load(j - D + kStages);
     }
   }
   wait_until_written();  // the ring must outlive the stores that read it
@@ -240,7 +240,7 @@ void copy_with_copy_engine(const CopyProblem& p, cudaStream_t stream) {
   validate(p, "copy_with_copy_engine", workbook::bulk_copy::kAlignment);
   if (p.n == 0) return;
   require_copy_engine("copy_with_copy_engine");
-  constexpr auto kernel = copy_engine_kernel;
+  constexpr auto kernel = copy_engine_kernel<Policy::kStages, Policy::kStageBytes>;
   // The ring lives in the dynamic shared memory; where the grader's padding is larger, the padding
   // (which keeps other blocks off the SM) holds it.
   const std::size_t shared_bytes = std::max(p.occupancy_padding_bytes, Policy::kRingBytes);

@@ -120,20 +120,72 @@ struct PaddedPlanes {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The passes
-
+// Where the twiddles come from
 
 // The radix of the pass after Ns points have been combined: P while P more fit, then what is left.
+__host__ __device__ constexpr int radix_after(int per_thread, int ns) {
+  return kPoints / ns >= per_thread ? per_thread : kPoints / ns;
+}
 template <int kPerThread, int Ns>
 __host__ __device__ constexpr int radix_at() {
-  return kPoints / Ns >= kPerThread ? kPerThread : kPoints / Ns;
+  return radix_after(kPerThread, Ns);
 }
+
+// 05.1-05.4: each twiddle computed where it is used, by its own sincospif.
+struct ComputedTwiddles {
+  static constexpr int kFloats = 0;  // no shared memory
+  __device__ static ComputedTwiddles in(float*) { return {}; }
+  __device__ void fill(int, int) const {}
+  template <int R, int Ns>
+  __device__ float2 at(int k, int r) const { return twiddle(k * r, Ns * R); }
+};
+
+// 05.5: every twiddle the passes use, W_{Ns R}^{k r} for k < Ns and 0 < r < R, in a table in shared
+// memory that the block's threads fill together before the first exchange, and that its
+// transforms share. A pass's entries are r-major, so that a warp's 32 lanes (consecutive k) read
+// consecutive entries. The values are the same sincospif results as ComputedTwiddles', computed
+// once per block instead of once per use: 1008 calls for four transforms, where each transform's
+// 64 threads made 1728. (On the H200, whose memory leaves each transform fewer cycles, those calls
+// were what kept the kernel under cuFFT's speed: NOTES.md.)
+template <int kPerThread>
+struct TabledTwiddles {
+  // The table's entries for the passes after the first: (R - 1) Ns for the pass at each Ns.
+  __host__ __device__ static constexpr int entries_before(int ns) {
+    int entries = 0;
+    for (int s = kPerThread; s < ns; s *= radix_after(kPerThread, s)) entries += (radix_after(kPerThread, s) - 1) * s;
+    return entries;
+  }
+  static constexpr int kEntries = entries_before(kPoints);
+  static constexpr int kFloats = 2 * kEntries;
+  float2* table;
+  __device__ static TabledTwiddles in(float* floats) { return {reinterpret_cast<float2*>(floats)}; }
+  // Entry e of the table, computed by thread e % threads: which pass, which k and r it is.
+  __device__ void fill(int thread, int threads) const {
+    for (int e = thread; e < kEntries; e += threads) {
+      int i = e, ns = kPerThread;
+      while (i >= (radix_after(kPerThread, ns) - 1) * ns) {
+        i -= (radix_after(kPerThread, ns) - 1) * ns;
+        ns *= radix_after(kPerThread, ns);
+      }
+      table[e] = twiddle((i % ns) * (i / ns + 1), ns * radix_after(kPerThread, ns));
+    }
+  }
+  template <int R, int Ns>
+  __device__ float2 at(int k, int r) const {
+    constexpr int kFirst = entries_before(Ns);
+    return table[kFirst + (r - 1) * Ns + k];
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The passes
+
 
 // One radix-R pass (Stockham): the thread's P / R butterflies, butterfly j = t + b * threads. Its
 // R inputs (points j + r N/R) were combined into sub-transforms of length Ns, so input r is
 // twiddled by W_{Ns R}^{(j mod Ns) r} before the R-point DFT.
-template <int R, int kPerThread, int Ns>
-__device__ __forceinline__ void radix_pass(float2 (&v)[kPerThread], int t) {
+template <int R, int kPerThread, int Ns, typename Twiddles>
+__device__ __forceinline__ void radix_pass(float2 (&v)[kPerThread], const Twiddles& twiddles, int t) {
   constexpr int kThreads = kPoints / kPerThread;
 #pragma unroll
   for (int b = 0; b < kPerThread / R; ++b) {
@@ -141,7 +193,7 @@ __device__ __forceinline__ void radix_pass(float2 (&v)[kPerThread], int t) {
     if constexpr (Ns > 1) {
       const int k = (t + b * kThreads) % Ns;
 #pragma unroll
-      for (int r = 1; r < R; ++r) butterfly[r] = cmul(butterfly[r], twiddle(k * r, Ns * R));
+      for (int r = 1; r < R; ++r) butterfly[r] = cmul(butterfly[r], twiddles.template at<R, Ns>(k, r));
     }
     dft_in_registers<R>(butterfly);
   }
@@ -169,10 +221,11 @@ __device__ __forceinline__ void exchange(float2 (&v)[kPerThread], const Points& 
 }
 
 // The passes from the one after Ns points are combined to the last, which writes the transform.
-template <int kPerThread, int Ns, typename Points>
-__device__ __forceinline__ void passes_from(float2 (&v)[kPerThread], const Points& points, int t, float2* y, bool active) {
+template <int kPerThread, int Ns, typename Points, typename Twiddles>
+__device__ __forceinline__ void passes_from(float2 (&v)[kPerThread], const Points& points, const Twiddles& twiddles, int t,
+                                            float2* y, bool active) {
   constexpr int R = radix_at<kPerThread, Ns>();
-  radix_pass<R, kPerThread, Ns>(v, t);
+  radix_pass<R, kPerThread, Ns>(v, twiddles, t);
   if constexpr (Ns * R == kPoints) {
     // The last pass's butterfly j writes j + r N/R: consecutive threads, consecutive points.
     constexpr int kThreads = kPoints / kPerThread;
@@ -183,7 +236,7 @@ __device__ __forceinline__ void passes_from(float2 (&v)[kPerThread], const Point
       for (int r = 0; r < R; ++r) y[t + b * kThreads + r * (kPoints / R)] = v[b * R + r];
   } else {
     exchange<R, radix_at<kPerThread, Ns * R>(), kPerThread, Ns>(v, points, t);
-    passes_from<kPerThread, Ns * R>(v, points, t, y, active);
+    passes_from<kPerThread, Ns * R>(v, points, twiddles, t, y, active);
   }
 }
 
@@ -192,11 +245,12 @@ __device__ __forceinline__ void passes_from(float2 (&v)[kPerThread], const Point
 
 // kTransforms transforms per block, kPerThread points per thread. Threads of a transform that is
 // past the batch still reach every barrier; they only skip the loads and stores.
-template <int kPerThread, int kTransforms, typename Points>
+template <int kPerThread, int kTransforms, typename Points, typename Twiddles>
 __global__ void __launch_bounds__(kTransforms * kPoints / kPerThread)
     fft_registers_kernel(const float2* __restrict__ in, float2* __restrict__ out, int batch) {
   constexpr int kThreads = kPoints / kPerThread;
-  __shared__ __align__(16) float exchange_floats[kTransforms][Points::kFloats];
+  // Each transform's exchange buffer, then the twiddle table (none for ComputedTwiddles).
+  __shared__ __align__(16) float shared_floats[kTransforms * Points::kFloats + Twiddles::kFloats];
   const int t = threadIdx.x % kThreads;
   const int local = threadIdx.x / kThreads;
   const long long transform = static_cast<long long>(blockIdx.x) * kTransforms + local;
@@ -208,15 +262,18 @@ __global__ void __launch_bounds__(kTransforms * kPoints / kPerThread)
   float2 v[kPerThread];
 #pragma unroll
   for (int r = 0; r < kPerThread; ++r) v[r] = active ? x[t + r * kThreads] : make_float2(0.0f, 0.0f);
-  passes_from<kPerThread, 1>(v, Points::in(exchange_floats[local]), t, y, active);
+  // The table is read from the second pass on, after the first exchange's barrier.
+  const Twiddles twiddles = Twiddles::in(shared_floats + kTransforms * Points::kFloats);
+  twiddles.fill(threadIdx.x, blockDim.x);
+  passes_from<kPerThread, 1>(v, Points::in(shared_floats + local * Points::kFloats), twiddles, t, y, active);
 }
 
-template <int kPerThread, int kTransforms, typename Points>
+template <int kPerThread, int kTransforms, typename Points, typename Twiddles = ComputedTwiddles>
 void launch_fft(const FftProblem& p, cudaStream_t stream, const char* step) {
   validate(p, step);
   if (p.batch == 0) return;
   const unsigned blocks = static_cast<unsigned>((p.batch + kTransforms - 1) / kTransforms);
-  workbook::launch(fft_registers_kernel<kPerThread, kTransforms, Points>, dim3(blocks),
+  workbook::launch(fft_registers_kernel<kPerThread, kTransforms, Points, Twiddles>, dim3(blocks),
                    dim3(kTransforms * kPoints / kPerThread), 0, stream, p.in, p.out, p.batch);
 }
 
@@ -239,7 +296,7 @@ void fft_16_outputs_per_thread(const FftProblem& p, cudaStream_t stream) {
 }
 
 void fft_at_cufft_speed(const FftProblem& p, cudaStream_t stream) {
-  launch_fft<16, 4, PaddedPlanes>(p, stream, "fft_at_cufft_speed");
+  launch_fft<16, 4, PaddedPlanes, TabledTwiddles<16>>(p, stream, "fft_at_cufft_speed");
 }
 
 }  // namespace fft_lab
