@@ -179,9 +179,11 @@ namespace {
 // barrier says the bytes have landed, asks the engine to store it to `out`. Two waits keep it
 // correct: a store must not start before its stage has landed (wait_for_phase), and a stage must not
 // be loaded again before the store of its previous chunk has read it (wait_until_read). To keep the
-// engine busy, the stage refilled is the one stored an iteration earlier, whose store has had time
-// to be read: wait_until_read<1> lets the newest store keep reading. The bytes past the last whole
-// stage, fewer than kStageBytes, are copied by every thread of the grid with ordinary loads.
+// engine busy, the stage refilled is the one stored kStoresStillReading iterations earlier (1 in
+// 02.6), whose store has had time to be read: wait_until_read<1> lets the newest store keep reading.
+// The bytes past the last whole stage, fewer than kStageBytes, are copied by every thread of the
+// grid with ordinary loads. (The ring's shape and kStoresStillReading are template parameters so
+// that experiments/ring_shapes.cu can time other values; 02.6 uses Policy's and the default.)
 template <int kStages, unsigned kStageBytes, int kStoresStillReading = 1>
 __global__ void copy_engine_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   using namespace workbook::bulk_copy;

@@ -126,10 +126,6 @@ struct PaddedPlanes {
 __host__ __device__ constexpr int radix_after(int per_thread, int ns) {
   return kPoints / ns >= per_thread ? per_thread : kPoints / ns;
 }
-template <int kPerThread, int Ns>
-__host__ __device__ constexpr int radix_at() {
-  return radix_after(kPerThread, Ns);
-}
 
 // 05.1-05.4: each twiddle computed where it is used, by its own sincospif.
 struct ComputedTwiddles {
@@ -224,7 +220,7 @@ __device__ __forceinline__ void exchange(float2 (&v)[kPerThread], const Points& 
 template <int kPerThread, int Ns, typename Points, typename Twiddles>
 __device__ __forceinline__ void passes_from(float2 (&v)[kPerThread], const Points& points, const Twiddles& twiddles, int t,
                                             float2* y, bool active) {
-  constexpr int R = radix_at<kPerThread, Ns>();
+  constexpr int R = radix_after(kPerThread, Ns);
   radix_pass<R, kPerThread, Ns>(v, twiddles, t);
   if constexpr (Ns * R == kPoints) {
     // The last pass's butterfly j writes j + r N/R: consecutive threads, consecutive points.
@@ -235,7 +231,7 @@ __device__ __forceinline__ void passes_from(float2 (&v)[kPerThread], const Point
 #pragma unroll
       for (int r = 0; r < R; ++r) y[t + b * kThreads + r * (kPoints / R)] = v[b * R + r];
   } else {
-    exchange<R, radix_at<kPerThread, Ns * R>(), kPerThread, Ns>(v, points, t);
+    exchange<R, radix_after(kPerThread, Ns * R), kPerThread, Ns>(v, points, t);
     passes_from<kPerThread, Ns * R>(v, points, twiddles, t, y, active);
   }
 }
