@@ -185,9 +185,8 @@ void calibrate(const std::string& profile_path) {
     for (std::size_t r = 0; r < bars.size(); ++r) {
       out << step.id << ' ' << r + 1 << ' ' << fixed(bars[r].min_speedup, 2) << ' ' << fixed(bars[r].min_percent_of_reference, 2)
           << "  # " << Lab::describe(step, bars[r].at);
-      if (r < own.size())
-        out << ": measured " << fixed(own[r].speedup(), 2) << "x, " << fixed(own[r].percent_of_reference(), 2) << "% of "
-            << own[r].reference.name;
+      out << ": measured " << fixed(own[r].speedup(), 2) << "x, " << fixed(own[r].percent_of_reference(), 2) << "% of "
+          << own[r].reference.name;
       out << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, " << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";
       if (r == 0 && !note.empty()) out << "; " << note;
       out << '\n';
