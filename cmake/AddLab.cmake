@@ -11,6 +11,8 @@
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
 #   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
 #   lab<NN_topic>_baseline    grader/labs/NN_topic/baseline.cu
+#   lab<NN_topic>_witness     grader/labs/NN_topic/witness.cu, when there is one: the textbook form of
+#                             each step's idea, which its bar must admit (Step::witness)
 #   lab<NN_topic>_grader      grader/labs/NN_topic/grader.cpp and the folder's other .cpp/.cu files
 #                             (device-side checks), compiled once
 #   lab<NN_topic>_<impl>      one static library per implementation of the interface: starter
@@ -19,7 +21,9 @@
 #   grade_<NN_topic>_<impl>   the grader linked with that library
 # and registers every test case of every grader as its own CTest test, labelled gpu, the lab's name
 # and the implementation's kind. The solution must pass; the starter and the MUTANTS must be
-# rejected (--expect-reject: every test case fails, cleanly).
+# rejected (--expect-reject: every test case fails, cleanly). The solution's grader also runs the
+# two tests of the lab's bars, generated from its steps table: each bar admits the step's witness
+# by 5% and rejects the previous step's solution.
 #
 # A DEFENCE_MUTANT cheats in one way that one defence (grader/harness/defences.h) exists to catch,
 # on the steps it is fast enough to clear. Two tests prove the defence: with every defence on, each
@@ -85,9 +89,20 @@ function(add_lab lab)
   target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
 
   file(GLOB grader_sources CONFIGURE_DEPENDS "${grading}/*.cpp" "${grading}/*.cu")
-  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu")
+  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu" "${grading}/witness.cu")
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
+  # The witnesses (grader/harness/ladder.h): the textbook form of each step's idea, which its bar
+  # must admit. The grader's own code, like the baseline, in every grader; only the solution's runs
+  # them (its bars tests, calibrate), and only there are their kernels counted as the candidate's own.
+  if(EXISTS "${grading}/witness.cu")
+    add_library(${id}_witness STATIC "${grading}/witness.cu")
+    target_link_libraries(${id}_witness PUBLIC ${id}_interface)
+    if(LAB_HOPPER_SPECIFIC)
+      target_compile_options(${id}_witness PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--generate-code=arch=compute_90a,code=sm_90a>")
+    endif()
+    target_link_libraries(${id}_grader PUBLIC ${id}_witness)
+  endif()
 
   # The student's code: this checkout's starter, and in a submission's build (./workbook grade
   # --submission) the student's file as `submission` too. Its grader is built but never run by the
@@ -335,6 +350,9 @@ function(_build_lab_implementation lab kind source)
   set(own_code "$<TARGET_FILE:${id}_${kind}>")
   if(TARGET ${id}_given)
     list(APPEND own_code "$<TARGET_FILE:${id}_given>")
+  endif()
+  if(kind STREQUAL "solution" AND TARGET ${id}_witness)  # its bars tests run the witnesses as candidates
+    list(APPEND own_code "$<TARGET_FILE:${id}_witness>")
   endif()
   add_custom_command(TARGET grade_${lab}_${kind} POST_BUILD
     COMMAND workbook_audit defines "--write=$<TARGET_FILE:grade_${lab}_${kind}>.own_code" ${own_code}

@@ -25,6 +25,18 @@ struct Requirement {
   double min_percent_of_reference = 0;  // of the lab's reference, timed in the same run
 };
 
+// The textbook form of a step's idea, against which its bar is set (ladder.h): a kernel of the
+// grader's own (grader/labs/NN_topic/witness.cu) that does what the handout describes and no more,
+// with the plainest guards the lab's shapes need. The bar must admit it with a margin and still
+// reject the previous step's solution. A step whose bar is a vendor's number ("at memcpy speed")
+// has no such kernel: its reference solution is its own witness, and `is_solution` says why.
+template <typename Problem>
+struct Witness {
+  void (*launcher)(const Problem&, cudaStream_t) = nullptr;
+  std::size_t (*workspace_bytes)(const Problem&) = nullptr;  // as Step::workspace_bytes, for the witness
+  const char* is_solution = nullptr;
+};
+
 template <typename Problem, typename Condition>
 struct Step {
   using Launcher = void (*)(const Problem&, cudaStream_t);
@@ -56,6 +68,9 @@ struct Step {
   // 0: any the workbook supports (8.0 and newer). On an older GPU the step is reported not applicable,
   // never failed: the GPU lacks the instructions, not the student the skill.
   int min_compute_capability = 0;
+  // What the bar must admit (above). Neither a launcher nor is_solution: no witness written yet, and
+  // the test "NN_topic bars admit each step's witness" fails for the step.
+  Witness<Problem> witness{};
 
   std::string name() const { return std::string(id) + " " + title; }
 };

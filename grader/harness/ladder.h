@@ -1,12 +1,14 @@
-// The ladder: each step's bar must reject the previous step's solution (check_bars_discriminate, run
-// on the reference solutions), and `./workbook calibrate` sets this GPU's bars so that it still
-// does. Both walk the ladder by one rule, rung_of(): which steps are rungs, where a ladder starts,
-// and which solutions a rung's bar must reject.
+// The ladder. Each step's bar has two sides: it must admit the textbook form of the step's idea, its
+// witness (lab.h), by kWitnessMargin (check_bars_admit_witnesses), and reject the previous step's
+// reference solution (check_bars_discriminate). `./workbook calibrate` sets this GPU's bars between
+// the two. All three walk the ladder by one rule, rung_of(): which steps are rungs, where a ladder
+// starts, and which solutions a rung's bar must reject.
 #pragma once
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <fstream>
 #include <iostream>
@@ -58,6 +60,22 @@ Rung<Lab> rung_of(std::size_t k) {
   return rung;
 }
 
+// For the two ladder tests: whether step `k` has a bar they judge on this GPU. A step this GPU cannot
+// run, and a measurement step (no speed bar), are said so in the test's output and skipped.
+template <typename Lab>
+bool judged_here(std::size_t k) {
+  const typename Lab::Step& step = Lab::steps()[k];
+  if (std::string why = not_applicable_reason(step); !why.empty()) {
+    MESSAGE((std::string(step.id) + " " + why));
+    return false;
+  }
+  if (!rung_of<Lab>(k).is_rung) {
+    MESSAGE((std::string(step.id) + " is a measurement, not a rung: its cases are its bar"));
+    return false;
+  }
+  return true;
+}
+
 // Run on the reference solution only: each bar must reject the previous step's solution, or the
 // step teaches nothing the grader can see. An experiment step is exempt, and the step after it
 // must then reject the solutions of both steps before it. A measurement step is no rung: it has no
@@ -67,24 +85,17 @@ void check_bars_discriminate() {
   const auto& steps = Lab::steps();
   REQUIRE_FALSE(steps.empty());
   for (std::size_t k = 0; k < steps.size(); ++k) {
+    if (!judged_here<Lab>(k)) continue;
     const typename Lab::Step& step = steps[k];
-    if (std::string why = not_applicable_reason(step); !why.empty()) {
-      MESSAGE(step.id, " ", why);
-      continue;
-    }
     const Rung<Lab> rung = rung_of<Lab>(k);
-    if (!rung.is_rung) {
-      MESSAGE(step.id, " is a measurement, not a rung: its cases are its bar");
-      continue;
-    }
     if (rung.starts_ladder) {
       for (std::size_t r = 0; r < step.bar.size(); ++r)
-        CHECK_MESSAGE(graded_requirement(step, r).min_speedup > 1.0, step.id,
-                      " starts a ladder: its bar must demand more than the baseline");
+        CHECK_MESSAGE(graded_requirement(step, r).min_speedup > 1.0,
+                      (std::string(step.id) + " starts a ladder: its bar must demand more than the baseline"));
       continue;
     }
     if (step.experiment != nullptr) {
-      MESSAGE(step.id, " is an experiment, exempt: ", step.experiment);
+      MESSAGE((std::string(step.id) + " is an experiment, exempt: " + step.experiment));
       continue;
     }
     for (const typename Lab::Step* before : rung.must_reject) {
@@ -97,9 +108,78 @@ void check_bars_discriminate() {
                     Lab::describe(previous, requirement.at) + "; ";
         if (rejected.empty()) rejected = requirement_failure<Lab>(previous, requirement, m);
       }
-      INFO(previous.id, " measured: ", measured);
-      CHECK_MESSAGE(!rejected.empty(), "bar ", step.id, " (", describe_bar<Lab>(step), ") does not discriminate: the solution of ",
-                    previous.id, " clears it");
+      INFO((std::string(previous.id) + " measured: " + measured));
+      CHECK_MESSAGE(!rejected.empty(), ("bar " + std::string(step.id) + " (" + describe_bar<Lab>(step) +
+                                           ") does not discriminate: the solution of " + previous.id + " clears it"));
+    }
+  }
+}
+
+// How far above its bar a step's witness must measure, in every measure the bar has: the spread of
+// repeated runs on one GPU is 1 to 3% (each lab's NOTES.md), so a witness that clears its bar by 5%
+// clears it in every run, and so does a student's kernel that does what the handout says.
+inline constexpr double kWitnessMargin = 0.05;
+
+// `step` with its witness in place of its reference solution: the same id, bars and conditions.
+template <typename Lab>
+typename Lab::Step witness_step(const typename Lab::Step& step) {
+  typename Lab::Step witness = step;
+  witness.launcher = step.witness.launcher;
+  witness.workspace_bytes = step.witness.workspace_bytes;
+  witness.precheck = nullptr;  // a check of the student's other deliverable (03.3's order), not of a kernel
+  return witness;
+}
+
+// `requirement` raised by kWitnessMargin: what a witness must reach.
+template <typename Condition>
+Requirement<Condition> with_witness_margin(Requirement<Condition> requirement) {
+  requirement.min_speedup *= 1 + kWitnessMargin;
+  requirement.min_percent_of_reference *= 1 + kWitnessMargin;
+  return requirement;
+}
+
+// "12.31x, 45.60% of cuBLAS SGEMM": one measurement in the bar's two measures.
+inline std::string in_bar_measures(const Measurement& m) {
+  return fixed(m.speedup(), 2) + "x, " + fixed(m.percent_of_reference(), 2) + "% of " + m.reference.name;
+}
+
+// Run on the reference solution only: each rung's witness is correct on every case and clears its
+// bar by kWitnessMargin. A bar that rejects the textbook form of its own idea fails students who did
+// what the handout asked. A step whose witness is its reference solution (a vendor's number) is
+// exempt: grading the solution is its test.
+template <typename Lab>
+void check_bars_admit_witnesses() {
+  const auto& steps = Lab::steps();
+  REQUIRE_FALSE(steps.empty());
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    if (!judged_here<Lab>(k)) continue;
+    const typename Lab::Step& step = steps[k];
+    if (step.witness.is_solution != nullptr) {
+      MESSAGE((std::string(step.id) + "'s witness is its reference solution: " + step.witness.is_solution));
+      continue;
+    }
+    if (step.witness.launcher == nullptr) {
+      FAIL_CHECK((std::string(step.id) + " has no witness: nothing shows that its bar admits the textbook form of its idea"));
+      continue;
+    }
+    const typename Lab::Step witness = witness_step<Lab>(step);
+    const std::string wrong = failure_of([&] { return check_all_cases<Lab>(witness); });
+    CHECK_MESSAGE(wrong.empty(), (std::string(step.id) + "'s witness is wrong: " + wrong));
+    if (!wrong.empty()) continue;
+    for (std::size_t r = 0; r < step.bar.size(); ++r) {
+      const auto requirement = graded_requirement(step, r);
+      std::string measured;
+      const std::string short_of = failure_of([&] {
+        const Measurement m = measure_at<Lab>(witness, requirement.at);
+        measured = in_bar_measures(m) + " at " + Lab::describe(step, requirement.at);
+        return requirement_failure<Lab>(witness, with_witness_margin(requirement), m);
+      });
+      INFO((std::string(step.id) + "'s witness measured " + measured));
+      CHECK_MESSAGE(short_of.empty(), ("bar " + std::string(step.id) + " (" + describe_bar<Lab>(step) +
+                                          ") does not admit the textbook form of its idea with " + fixed(100 * kWitnessMargin, 0) +
+                                          "% to spare: " + short_of +
+                                          " (the bar raised by the margin). Lower the bar, or teach what it asks beyond the idea "
+                                          "in the handout"));
     }
   }
 }
@@ -111,19 +191,43 @@ inline CalibrationError reference_failed(const std::string& step_id, const std::
                           "with results/calibrate.log");
 }
 
-// The margin calibrated bars keep below what the reference solution measured on this GPU: the
-// spread of repeated runs on an H100 (each lab's NOTES.md) is 1 to 3%.
-inline constexpr double kCalibrationMargin = 0.05;
+// The room calibration leaves on each side of a bar for a run's noise: the spread of repeated runs of
+// one kernel on one GPU, 0.5 to 2% in the labs' NOTES.md. A bar set with kWitnessMargin alone would
+// admit the witness by 5% in the run that set it and fail it by a hair in the next.
+inline constexpr double kRunToRunSpread = 0.02;
 
-// `./workbook calibrate` for one lab: each rung measured on this GPU at its bar's conditions, and
-// the rung before it (and past an experiment, the one before that) at the same conditions, as
-// check_bars_discriminate() measures them. A bar becomes what the solution measured less
-// kCalibrationMargin, in the measures the built-in bar uses (speedup, % of the reference); where
-// that lets the previous solution through, the measure with the wider gap is set midway between the
-// two solutions instead. Appends "STEP INDEX MIN_SPEEDUP MIN_PERCENT  # what was measured" lines to
-// `profile_path`; a step that cannot be told from the one before on this GPU is said so, in the file
-// and on the console (its bars test will fail there). A reference solution that fails (wrong, slower
-// than the baseline's bar, or above a [ceiling]) throws CalibrationError.
+// Where a calibrated bar goes in one measure (a speedup, or a % of the reference), from what the
+// step's witness and its reference solution measured and the fastest solution it must reject (the
+// baseline, for a ladder's first rung; NaN for an experiment, which rejects nothing). The bar may be
+// no higher than admits the witness by kWitnessMargin and the solution, each with kRunToRunSpread to
+// spare, and no lower than rejects that solution with the same spare: it goes to the middle of that
+// range, geometrically (equal room on both sides). Where the range is empty the ladder needs
+// mending: the bar admits, and *rejects stays false. A step whose witness is its reference solution
+// (a vendor's number: `vendor_number`) keeps the rule of its built-in bar instead: kWitnessMargin
+// under the solution, or midway to the rejected solution where that would let it through.
+inline double bar_between(double witness, double solution, double rejected, bool vendor_number, bool* rejects) {
+  if (vendor_number) {
+    double bar = solution / (1 + kWitnessMargin);
+    if (!std::isnan(rejected) && rejected >= bar && rejected < solution) bar = (solution + rejected) / 2;
+    if (!std::isnan(rejected) && rejected < bar) *rejects = true;
+    return bar;
+  }
+  const double highest = std::min(witness / (1 + kWitnessMargin), solution) / (1 + kRunToRunSpread);
+  if (std::isnan(rejected)) return highest;
+  const double lowest = rejected * (1 + kRunToRunSpread);
+  if (lowest > highest) return highest;
+  *rejects = true;
+  return std::sqrt(lowest * highest);
+}
+
+// `./workbook calibrate` for one lab: each rung's reference solution, its witness and the solutions
+// its bar must reject (rung_of()) measured on this GPU at the bar's conditions, as the two ladder
+// tests measure them; each measure the built-in bar uses (speedup, % of the reference) set by
+// bar_between(). Appends "STEP INDEX MIN_SPEEDUP MIN_PERCENT  # what was measured" lines to
+// `profile_path`, the comment giving the witness's, the solution's and the rejected solutions'
+// numbers; a step whose two sides cannot both hold on this GPU is said so, in the file and on the
+// console (one of its ladder tests will fail there). A reference solution or a witness that fails
+// (wrong, or above a [ceiling]) throws CalibrationError.
 template <typename Lab>
 void calibrate(const std::string& profile_path) {
   std::ofstream out(profile_path, std::ios::app);
@@ -139,55 +243,68 @@ void calibrate(const std::string& profile_path) {
     }
     const Rung<Lab> rung = rung_of<Lab>(k);
     if (!rung.is_rung) continue;
-    const bool first_rung = rung.starts_ladder;
-    const std::vector<const typename Lab::Step*>& previous = rung.must_reject;
+    const bool has_witness = step.witness.launcher != nullptr;
+    const typename Lab::Step witness = witness_step<Lab>(step);
+    if (has_witness)
+      if (std::string wrong = failure_of([&] { return check_all_cases<Lab>(witness); }); !wrong.empty())
+        throw CalibrationError("the witness of " + std::string(step.id) + " is wrong on this GPU: " + wrong +
+                               ". That is an error of the workbook: no profile was written");
     std::vector<Requirement<typename Lab::Condition>> bars = step.bar;
-    std::vector<Measurement> own;
     std::string note;
+    std::vector<std::string> comments(bars.size());
+    bool rejects = false;  // in some measure of some condition, as the bars test asks
     for (std::size_t r = 0; r < bars.size(); ++r) {
-      own.push_back(measure_at<Lab>(step, bars[r].at));
-      const Measurement& m = own.back();
-      if (!m.failure.empty()) throw reference_failed(step.id, Lab::describe(step, bars[r].at), m.failure);
-      if (bars[r].min_speedup > 0) bars[r].min_speedup = std::max(m.speedup() * (1 - kCalibrationMargin), first_rung ? 1.05 : 0.0);
-      if (bars[r].min_percent_of_reference > 0) bars[r].min_percent_of_reference = m.percent_of_reference() * (1 - kCalibrationMargin);
+      const std::string at = Lab::describe(step, bars[r].at);
+      const Measurement own = measure_at<Lab>(step, bars[r].at);
+      if (!own.failure.empty()) throw reference_failed(step.id, at, own.failure);
+      Measurement textbook = own;
+      if (has_witness) {
+        textbook = measure_at<Lab>(witness, bars[r].at);
+        if (!textbook.failure.empty())
+          throw CalibrationError("the witness of " + std::string(step.id) + " fails at " + at + " on this GPU: " +
+                                 textbook.failure + ". That is an error of the workbook: no profile was written");
+      }
+      // What the bar must reject: the solutions of the rungs before it, or, on a ladder's first rung,
+      // the baseline (1x; its % of the reference is in every measurement: percent over speedup).
+      double fastest_speedup = NAN, fastest_percent = NAN;
+      std::string rejected;
+      if (rung.starts_ladder) {
+        fastest_speedup = 1.0;
+        fastest_percent = own.percent_of_reference() / own.speedup();
+        rejected = ", the baseline " + fixed(fastest_percent, 2) + "%";
+      }
+      for (const typename Lab::Step* before : rung.must_reject) {
+        const Measurement theirs = measure_at<Lab>(*before, bars[r].at);
+        if (!theirs.failure.empty()) throw reference_failed(before->id, Lab::describe(*before, bars[r].at), theirs.failure);
+        fastest_speedup = std::isnan(fastest_speedup) ? theirs.speedup() : std::max(fastest_speedup, theirs.speedup());
+        fastest_percent = std::isnan(fastest_percent) ? theirs.percent_of_reference()
+                                                      : std::max(fastest_percent, theirs.percent_of_reference());
+        rejected += std::string(", ") + before->id + "'s solution " + fixed(theirs.speedup(), 2) + "x, " +
+                    fixed(theirs.percent_of_reference(), 2) + "%";
+        // A lab's own condition (04.11's occupancy) may reject it whatever its speed.
+        if (!Lab::extra_requirement(*before, bars[r].at, theirs).empty()) rejects = true;
+      }
+      const bool vendor_number = step.witness.is_solution != nullptr;
+      if (bars[r].min_speedup > 0)
+        bars[r].min_speedup = bar_between(textbook.speedup(), own.speedup(), fastest_speedup, vendor_number, &rejects);
+      if (bars[r].min_percent_of_reference > 0)
+        bars[r].min_percent_of_reference = bar_between(textbook.percent_of_reference(), own.percent_of_reference(),
+                                                       fastest_percent, vendor_number, &rejects);
+      comments[r] = at + ": witness " +
+                    (has_witness ? fixed(textbook.speedup(), 2) + "x, " + fixed(textbook.percent_of_reference(), 2) + "%"
+                                 : std::string(step.witness.is_solution ? "the solution" : "none yet (the solution stands in)")) +
+                    "; solution " + in_bar_measures(own) + rejected;
     }
-    for (const typename Lab::Step* before : previous) {
-      std::vector<Measurement> theirs;
-      bool rejected = false;
-      for (std::size_t r = 0; r < bars.size(); ++r) {
-        theirs.push_back(measure_at<Lab>(*before, bars[r].at));
-        if (!theirs[r].failure.empty()) throw reference_failed(before->id, Lab::describe(*before, bars[r].at), theirs[r].failure);
-        rejected = rejected || !requirement_failure<Lab>(*before, bars[r], theirs[r]).empty();
-      }
-      if (rejected) continue;
-      // The measure in which the two solutions differ most, relatively: its bar goes midway.
-      double widest = 0;
-      std::size_t widest_r = 0;
-      bool in_speedup = true;
-      for (std::size_t r = 0; r < bars.size(); ++r) {
-        const double speedup_gap = bars[r].min_speedup > 0 ? 1 - theirs[r].speedup() / own[r].speedup() : 0;
-        const double percent_gap =
-            bars[r].min_percent_of_reference > 0 ? 1 - theirs[r].percent_of_reference() / own[r].percent_of_reference() : 0;
-        if (speedup_gap > widest) widest = speedup_gap, widest_r = r, in_speedup = true;
-        if (percent_gap > widest) widest = percent_gap, widest_r = r, in_speedup = false;
-      }
-      if (!note.empty()) note += "; ";
-      if (widest <= 0) {
-        note += std::string("cannot be told from ") + before->id + " on this GPU";
-        std::cout << "[workbook] warning: " << step.id << "'s solution is no faster than " << before->id
-                  << "'s on this GPU: its bar cannot reject it\n";
-        continue;
-      }
-      if (in_speedup) bars[widest_r].min_speedup = (own[widest_r].speedup() + theirs[widest_r].speedup()) / 2;
-      else bars[widest_r].min_percent_of_reference = (own[widest_r].percent_of_reference() + theirs[widest_r].percent_of_reference()) / 2;
-      note += std::string("set midway between this solution and ") + before->id + "'s";
+    if (!rung.must_reject.empty() && !rejects) {  // a first rung always rejects the baseline
+      note = "no bar both admits the witness with " + fixed(100 * kWitnessMargin, 0) + "% to spare and rejects " +
+             rung.must_reject.front()->id + "'s solution, each with " + fixed(100 * kRunToRunSpread, 0) +
+             "% more for noise, on this GPU: the ladder needs mending";
+      std::cout << "[workbook] warning: " << step.id << ": " << note << '\n';
     }
     for (std::size_t r = 0; r < bars.size(); ++r) {
       out << step.id << ' ' << r + 1 << ' ' << fixed(bars[r].min_speedup, 2) << ' ' << fixed(bars[r].min_percent_of_reference, 2)
-          << "  # " << Lab::describe(step, bars[r].at);
-      out << ": measured " << fixed(own[r].speedup(), 2) << "x, " << fixed(own[r].percent_of_reference(), 2) << "% of "
-          << own[r].reference.name;
-      out << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, " << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";
+          << "  # " << comments[r] << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, "
+          << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";
       if (r == 0 && !note.empty()) out << "; " << note;
       out << '\n';
     }

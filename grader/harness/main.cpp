@@ -139,6 +139,13 @@ void grade_started_step() {
   step.grade(step.id.c_str());
 }
 
+// The ladder's tests of each lab's bars (register_ladder_tests), by test case name, run the same way.
+std::map<std::string, LadderTest>& registered_ladder_tests() {
+  static std::map<std::string, LadderTest> tests;
+  return tests;
+}
+void run_started_ladder_test() { registered_ladder_tests().at(started_test_case())(); }
+
 // `--step=02.1,02.3` as doctest's filter of those steps' test cases, by their whole names (doctest
 // splits a filter at commas, and "06.8 Blelloch, conflict-free" has one: escaped).
 std::string step_filter(const std::string& ids) {
@@ -353,6 +360,21 @@ bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFu
     // steps as the table does.
     doctest::detail::regTest(doctest::detail::TestCase(grade_started_step, "steps table", ++line,
                                                        doctest::detail::TestSuite() * lab) *
+                             name.c_str());
+  }
+  return true;
+}
+
+bool register_ladder_tests(const char* lab, LadderTest rejects_previous, LadderTest admits_witnesses) {
+  static std::deque<std::string> names;  // doctest keeps the pointers of a test case's name and suite
+  const char* suite = names.emplace_back(std::string(lab) + " bars").c_str();
+  int line = 0;
+  for (const auto& [title, test] : {std::pair{"bars reject the previous step", rejects_previous},
+                                    std::pair{"bars admit each step's witness", admits_witnesses}}) {
+    const std::string& name = names.emplace_back(std::string(lab) + " " + title);
+    registered_ladder_tests()[name] = test;
+    doctest::detail::regTest(doctest::detail::TestCase(run_started_ladder_test, "ladder", ++line,
+                                                       doctest::detail::TestSuite() * suite) *
                              name.c_str());
   }
   return true;

@@ -81,6 +81,12 @@ struct StepName {
 };
 bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFunction grade);
 
+// The two tests of a lab's bars, generated from its steps table by register_lab<Lab>() (ladder.h):
+// "NN_topic bars reject the previous step" and "NN_topic bars admit each step's witness", in the
+// test suite "NN_topic bars". They grade nothing: they run on the reference solution's grader only.
+using LadderTest = void (*)();
+bool register_ladder_tests(const char* lab, LadderTest rejects_previous, LadderTest admits_witnesses);
+
 // `./workbook list` prints each lab's steps and bars: the grader binary with --list-steps calls the
 // function the lab registered (workbook::list_steps<Lab>, in skeleton.h). No GPU needed.
 using ListFunction = void (*)();

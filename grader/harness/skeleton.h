@@ -27,11 +27,12 @@
 // states) gives its Problem the fields `void* workspace` and `std::size_t workspace_bytes`, and the
 // steps that need one a workspace_bytes() function: the skeleton allocates, poisons and guards it.
 // The skeleton does the rest: correctness, the guards, the inputs, the timing with its second
-// clock, the launch audit, the ceilings, the bar, the rows, and the test that each bar rejects the
-// previous step's solution.
+// clock, the launch audit, the ceilings, the bar, the rows, and the two tests of each bar: it admits
+// the step's witness (Step::witness, the textbook form of its idea, grader/labs/NN_topic/witness.cu)
+// and rejects the previous step's solution.
 //
 // The skeleton is three headers, by job: lab.h (a lab's vocabulary), grade_step.h (one step's
-// grading) and ladder.h (the bars against each other: discrimination and calibration); the
+// grading) and ladder.h (the bars against each other: the two ladder tests and calibration); the
 // defences' verdicts are skeleton.cpp. A lab's grader includes this one.
 #pragma once
 
@@ -54,8 +55,9 @@ template <typename Lab>
 bool register_lab() {
   std::vector<StepName> names;
   for (const typename Lab::Step& step : Lab::steps()) names.push_back({step.id, step.title});
-  return register_steps(Lab::kName, names, grade_step<Lab>) && register_listing(Lab::kName, list_steps<Lab>) && register_calibration(Lab::kName, calibrate<Lab>) &&
-         register_drawn_sizes(Lab::kName, Lab::drawn_sizes);
+  return register_steps(Lab::kName, names, grade_step<Lab>) && register_listing(Lab::kName, list_steps<Lab>) &&
+         register_calibration(Lab::kName, calibrate<Lab>) && register_drawn_sizes(Lab::kName, Lab::drawn_sizes) &&
+         register_ladder_tests(Lab::kName, check_bars_discriminate<Lab>, check_bars_admit_witnesses<Lab>);
 }
 
 }  // namespace workbook

@@ -115,8 +115,9 @@ int calibrate(const Checkout& checkout, Words words) {
     std::ofstream out(draft);
     out << "# Bars for " << gpu << ", measured by ./workbook calibrate on " << date << " with seed " << seed << ".\n"
         << "# STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE: requirement INDEX of the step's bar (in the order\n"
-        << "# ./workbook list shows them). Each is 5% under what the reference solution measured here,\n"
-        << "# or midway to the previous step's solution where 5% would let that one through.\n";
+        << "# ./workbook list shows them). Each is 5% under the slower of the step's witness (the textbook\n"
+        << "# form of its idea) and its reference solution as measured here, and no higher than midway to the\n"
+        << "# solution of the step before it: each comment gives the three.\n";
     // Calibrating one lab replaces that lab's lines only: each lab's lines follow a "# NN_topic" line.
     bool keep = false;
     for (const std::string& line : lines_of(fs::exists(profile) ? read_text(profile) : "")) {
@@ -130,7 +131,7 @@ int calibrate(const Checkout& checkout, Words words) {
   const std::string log = checkout.results + "/calibrate.log";
   std::ofstream log_out(log, std::ios::trunc);
   for (const std::string& lab : labs) {
-    say("calibrating " + lab + " on " + gpu + " (each step and the one before it, at the step's bar)");
+    say("calibrating " + lab + " on " + gpu + " (each step, its witness and the step before it, at the step's bar)");
     const Outcome measured = run({{build_dir + "/labs/" + lab + "/grade_" + lab + "_solution", "--calibrate=" + draft, "--seed=" + seed}});
     log_out << measured.output << std::flush;
     for (const std::string& line : lines_of(measured.output))
