@@ -1,0 +1,22 @@
+// The witnesses of lab 04_sgemm (grader/harness/ladder.h): each step's idea in its textbook form, as
+// the handout describes it and no more, with the plainest guards the lab's shapes need. Each bar
+// must admit its witness by 5% and reject the previous step's reference solution. The grader's own
+// code, out of the student's reach like the baseline; only the solution's grader runs them.
+#pragma once
+
+#include "sgemm.h"
+
+namespace sgemm_witness {
+
+using sgemm_lab::GemmProblem;
+
+void coalesced(const GemmProblem& problem, cudaStream_t stream);             // 04.1
+void shared_tiles(const GemmProblem& problem, cudaStream_t stream);          // 04.2
+void outputs_per_thread_2(const GemmProblem& problem, cudaStream_t stream);  // 04.3
+void outputs_per_thread_4(const GemmProblem& problem, cudaStream_t stream);  // 04.4
+void outputs_per_thread_8(const GemmProblem& problem, cudaStream_t stream);  // 04.5
+void rank1_updates(const GemmProblem& problem, cudaStream_t stream);         // 04.6
+void register_blocked(const GemmProblem& problem, cudaStream_t stream);      // 04.7
+void double_buffered(const GemmProblem& problem, cudaStream_t stream);       // 04.8
+
+}  // namespace sgemm_witness

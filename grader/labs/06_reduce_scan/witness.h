@@ -1,0 +1,23 @@
+// The witnesses of lab 06_reduce_scan (grader/harness/ladder.h): each step's idea in its textbook
+// form, as the handout describes it and no more. Each bar must admit its witness by 5% and reject
+// the previous step's reference solution. The grader's own code, out of the student's reach like
+// the baseline; only the solution's grader runs them.
+#pragma once
+
+#include <cstddef>
+
+#include "reduce_scan.h"
+
+namespace reduce_scan_witness {
+
+using reduce_scan_lab::SumProblem;
+
+void interleaved(const SumProblem& problem, cudaStream_t stream);           // 06.1
+void sequential(const SumProblem& problem, cudaStream_t stream);            // 06.2
+void first_add_during_load(const SumProblem& problem, cudaStream_t stream);  // 06.3
+void last_warp_shuffled(const SumProblem& problem, cudaStream_t stream);    // 06.4
+void unrolled(const SumProblem& problem, cudaStream_t stream);              // 06.5
+// The workspace of the reductions above: the partial sums of two passes.
+std::size_t reduce_workspace_bytes(const SumProblem& shape);
+
+}  // namespace reduce_scan_witness
