@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kPerThread = 4;  // 02.1 to 02.3: four loads in flight per thread
 
-// The floats past the last whole vector: `count` of them from `first`, one per thread of the grid.
+// The floats from `first` (past the last whole vector) to n: fewer than 4, one per thread of the grid.
 __device__ inline void copy_tail(const float* in, float* out, std::size_t first, std::size_t n) {
   const std::size_t i = first + blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i < n) out[i] = in[i];
