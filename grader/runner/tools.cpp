@@ -115,9 +115,10 @@ int calibrate(const Checkout& checkout, Words words) {
     std::ofstream out(draft);
     out << "# Bars for " << gpu << ", measured by ./workbook calibrate on " << date << " with seed " << seed << ".\n"
         << "# STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE: requirement INDEX of the step's bar (in the order\n"
-        << "# ./workbook list shows them). Each is 5% under the slower of the step's witness (the textbook\n"
-        << "# form of its idea) and its reference solution as measured here, and no higher than midway to the\n"
-        << "# solution of the step before it: each comment gives the three.\n";
+        << "# ./workbook list shows them). Each admits the step's witness (the textbook form of its idea) by\n"
+        << "# 5% and its reference solution, and rejects the solution of the step before it, each with 2% for\n"
+        << "# noise, midway between the two as measured here (a vendor's number: 5% under the solution). Each\n"
+        << "# comment gives the three.\n";
     // Calibrating one lab replaces that lab's lines only: each lab's lines follow a "# NN_topic" line.
     bool keep = false;
     for (const std::string& line : lines_of(fs::exists(profile) ? read_text(profile) : "")) {

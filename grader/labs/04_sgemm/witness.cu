@@ -5,10 +5,12 @@
 // tuning the bar must not demand.
 #include "witness.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
-#include "given.cuh"  // validate(), at()
+#include "cp_async.cuh"  // copy_16_bytes(), commit_copies(), wait_for_copies()
+#include "given.cuh"     // validate(), workspace_of(), at()
 #include "workbook/launch.cuh"
 
 namespace sgemm_witness {
@@ -148,14 +150,16 @@ __device__ inline void store_tiles(const Fetched& f, float (*a_tile)[kPitchA], f
   }
 }
 
-__device__ inline void multiply_tiles(const float (*a_tile)[kPitchA], const float (*b_tile)[kTileN], int tx, int ty,
-                                      float (&sum)[8][8]) {
+// A's tile is kk-major, kPitch floats from one kk to the next (kPitchA in 04.7 to 04.9; 04.10's packed
+// chunks are not padded); B's tile kk-major, kTileN floats apart.
+template <int kPitch>
+__device__ inline void multiply_tiles(const float* a_tile, const float* b_tile, int tx, int ty, float (&sum)[8][8]) {
 #pragma unroll
   for (int kk = 0; kk < kDepth; ++kk) {
-    const float4 a_low = *reinterpret_cast<const float4*>(&a_tile[kk][4 * ty]);
-    const float4 a_high = *reinterpret_cast<const float4*>(&a_tile[kk][64 + 4 * ty]);
-    const float4 b_low = *reinterpret_cast<const float4*>(&b_tile[kk][4 * tx]);
-    const float4 b_high = *reinterpret_cast<const float4*>(&b_tile[kk][64 + 4 * tx]);
+    const float4 a_low = *reinterpret_cast<const float4*>(a_tile + kk * kPitch + 4 * ty);
+    const float4 a_high = *reinterpret_cast<const float4*>(a_tile + kk * kPitch + 64 + 4 * ty);
+    const float4 b_low = *reinterpret_cast<const float4*>(b_tile + kk * kTileN + 4 * tx);
+    const float4 b_high = *reinterpret_cast<const float4*>(b_tile + kk * kTileN + 64 + 4 * tx);
     const float a_values[8] = {a_low.x, a_low.y, a_low.z, a_low.w, a_high.x, a_high.y, a_high.z, a_high.w};
     const float b_values[8] = {b_low.x, b_low.y, b_low.z, b_low.w, b_high.x, b_high.y, b_high.z, b_high.w};
 #pragma unroll
@@ -188,7 +192,7 @@ __global__ void __launch_bounds__(kBlockThreads) register_blocked_kernel(const f
   for (int k0 = 0; k0 < k; k0 += kDepth) {
     store_tiles(fetch_tiles<kVector>(a, b, m, n, k, row0, col0, k0), a_tile, b_tile);
     __syncthreads();
-    multiply_tiles(a_tile, b_tile, tx, ty, sum);
+    multiply_tiles<kPitchA>(&a_tile[0][0], &b_tile[0][0], tx, ty, sum);
     __syncthreads();
   }
   store_sums(sum, c, m, n, row0, col0, tx, ty);
@@ -196,27 +200,90 @@ __global__ void __launch_bounds__(kBlockThreads) register_blocked_kernel(const f
 
 // 04.8: two copies of each tile. The next pair is fetched into registers before this one is
 // multiplied and stored into the other copy after: one barrier per tile.
-template <bool kVector>
+// 04.9 (kSliced) runs the same loop on the slice of k that blockIdx.z names, k_per_split deep (a
+// whole number of tiles): with one slice the block writes C, with several its partial product goes
+// to partials + blockIdx.z m n, laid out like C. (04.8's instance keeps its loop over all of k: run
+// as a slice, ptxas gave it 125 registers instead of 143, two blocks per SM instead of one, and it
+// measured 80.9% of cuBLAS at 4096^3 instead of 87%.)
+template <bool kVector, bool kSliced>
 __global__ void __launch_bounds__(kBlockThreads) double_buffered_kernel(const float* a, const float* b, float* c,
-                                                                         int m, int n, int k) {
+                                                                         int m, int n, int k, int k_per_split,
+                                                                         float* partials) {
   __shared__ __align__(16) float a_tile[2][kDepth][kPitchA];
   __shared__ __align__(16) float b_tile[2][kDepth][kTileN];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   const int row0 = blockIdx.y * kTileM, col0 = blockIdx.x * kTileN;
+  const int k_begin = kSliced ? blockIdx.z * k_per_split : 0;
+  const int k_end = kSliced ? min(k, k_begin + k_per_split) : k;
   float sum[8][8] = {};
-  store_tiles(fetch_tiles<kVector>(a, b, m, n, k, row0, col0, 0), a_tile[0], b_tile[0]);
+  if (!kSliced || k_begin < k_end)
+    store_tiles(fetch_tiles<kVector>(a, b, m, n, k, row0, col0, k_begin), a_tile[0], b_tile[0]);
   __syncthreads();
   int buffer = 0;
-  for (int k0 = 0; k0 < k; k0 += kDepth) {
-    const bool more = k0 + kDepth < k;
+  for (int k0 = k_begin; k0 < k_end; k0 += kDepth) {
+    const bool more = k0 + kDepth < k_end;
     Fetched next;
     if (more) next = fetch_tiles<kVector>(a, b, m, n, k, row0, col0, k0 + kDepth);
-    multiply_tiles(a_tile[buffer], b_tile[buffer], tx, ty, sum);
+    multiply_tiles<kPitchA>(&a_tile[buffer][0][0], &b_tile[buffer][0][0], tx, ty, sum);
     if (more) store_tiles(next, a_tile[1 - buffer], b_tile[1 - buffer]);
     __syncthreads();
     buffer = 1 - buffer;
   }
-  store_sums(sum, c, m, n, row0, col0, tx, ty);
+  float* const out = kSliced && gridDim.z > 1 ? partials + std::size_t(blockIdx.z) * m * n : c;
+  store_sums(sum, out, m, n, row0, col0, tx, ty);
+}
+
+// 04.9's second kernel: C = the slices' partial products added up in slice order, so that C does
+// not depend on which block finished first.
+__global__ void sum_slices_kernel(const float* partials, float* c, std::size_t count, int slices) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count; e += std::size_t(gridDim.x) * blockDim.x) {
+    float total = 0.0f;
+    for (int s = 0; s < slices; ++s) total += partials[s * count + e];
+    c[e] = total;
+  }
+}
+
+void sum_slices(const GemmProblem& p, const float* partials, int slices, cudaStream_t stream) {
+  const std::size_t count = std::size_t(p.m) * p.n;
+  const unsigned blocks = unsigned(std::min<std::size_t>(workbook::ceil_div(count, std::size_t(256)), 4096));
+  workbook::launch(sum_slices_kernel, dim3(blocks), dim3(256), 0, stream, partials, p.c, count, slices);
+}
+
+// How 04.9 and 04.10 split k: when C's tiles leave block slots idle (slots = SMs x blocks of the
+// kernel per SM), into slots / tiles slices, each at least 128 deep and a whole number of tiles deep.
+// The launcher and the workspace query both ask this one function.
+struct Slices {
+  int count = 1;
+  int depth = 0;  // of each slice, in elements of k
+};
+
+Slices slices_to_fill(const GemmProblem& p, int slots) {
+  Slices slices;
+  slices.depth = p.k;
+  if (p.m <= 0 || p.n <= 0 || p.k <= 0) return slices;
+  const long tiles = long(workbook::ceil_div(p.m, kTileM)) * workbook::ceil_div(p.n, kTileN);
+  const long wanted = std::min(slots / tiles, long(p.k / 128));
+  if (wanted <= 1) return slices;
+  slices.depth = workbook::ceil_div(workbook::ceil_div(p.k, int(wanted)), kDepth) * kDepth;
+  slices.count = workbook::ceil_div(p.k, slices.depth);
+  return slices;
+}
+
+template <typename Kernel>
+int block_slots(Kernel kernel, std::size_t dynamic_shared_bytes) {
+  int device = 0, sms = 0, per_sm = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, dynamic_shared_bytes));
+  return sms * per_sm;
+}
+
+Slices split_k_slices(const GemmProblem& p) {
+  return slices_to_fill(p, block_slots(double_buffered_kernel<true, true>, 0));
+}
+
+std::size_t partials_floats(const GemmProblem& p, const Slices& slices) {
+  return slices.count > 1 ? std::size_t(slices.count) * p.m * p.n : 0;
 }
 
 bool rows_start_16_byte_aligned(const GemmProblem& p) {
@@ -224,13 +291,111 @@ bool rows_start_16_byte_aligned(const GemmProblem& p) {
   return p.k % 4 == 0 && p.n % 4 == 0 && aligned(p.a) && aligned(p.b);
 }
 
-template <typename Kernel>
-void launch_blocked(const GemmProblem& p, const char* name, Kernel vector_kernel, Kernel scalar_kernel,
-                    cudaStream_t stream) {
-  if (!sgemm_lab::validate(p, name, kTileM)) return;
-  const dim3 grid(workbook::ceil_div(p.n, kTileN), workbook::ceil_div(p.m, kTileM));
-  workbook::launch(rows_start_16_byte_aligned(p) ? vector_kernel : scalar_kernel, grid, dim3(kBlockThreads), 0, stream,
-                   p.a, p.b, p.c, p.m, p.n, p.k);
+// 04.10: A packed, each 128 x 16 tile transposed into one contiguous chunk of 2048 floats ([kk][row],
+// zeros past the edges): chunk (row block rb, k tile kt) at (rb k_tiles + kt) 2048. One block per
+// chunk reads the piece of A a row at a time, transposes it in shared memory and writes it in one
+// sweep.
+constexpr int kChunkFloats = kDepth * kTileM;
+constexpr int kStages = 3;
+constexpr int kStageFloats = 2 * kChunkFloats;  // A's tile, then B's
+constexpr int kPipelineSharedBytes = kStages * kStageFloats * int(sizeof(float));  // 48 KiB
+
+__global__ void pack_a_kernel(const float* a, float* packed, int m, int k, int k_tiles) {
+  __shared__ float piece[kDepth][kTileM + 1];  // + 1: the transposed writes fall in different banks
+  const int rb = blockIdx.x / k_tiles, kt = blockIdx.x % k_tiles;
+  for (int e = threadIdx.x; e < kChunkFloats; e += kBlockThreads) {
+    const int row = e / kDepth, kk = e % kDepth;
+    piece[kk][row] = element_or_zero(a, m, k, rb * kTileM + row, kt * kDepth + kk);
+  }
+  __syncthreads();
+  float* const chunk = packed + std::size_t(blockIdx.x) * kChunkFloats;
+  for (int e = threadIdx.x; e < kChunkFloats; e += kBlockThreads) chunk[e] = piece[e / kTileM][e % kTileM];
+}
+
+// B packed the same way, untransposed, when its rows do not start on 16-byte boundaries: chunk
+// (column block cb, k tile kt) holds B(kt 16 + kk, cb 128 + col) at [kk][col].
+__global__ void pack_b_kernel(const float* b, float* packed, int k, int n, int k_tiles) {
+  const int cb = blockIdx.x / k_tiles, kt = blockIdx.x % k_tiles;
+  float* const chunk = packed + std::size_t(blockIdx.x) * kChunkFloats;
+  for (int e = threadIdx.x; e < kChunkFloats; e += kBlockThreads)
+    chunk[e] = element_or_zero(b, k, n, kt * kDepth + e / kTileN, cb * kTileN + e % kTileN);
+}
+
+// The product: three stages of (A's tile, B's tile) in dynamic shared memory, filled by cp.async.
+// Each thread copies two 16-byte pieces of each tile per stage. kInPlace: B's rows start 16-byte
+// aligned (n a multiple of 4, B aligned) and B is copied where it lies, zero-filled past k and n;
+// otherwise `b` is packed B. blockIdx.z is 04.9's slice of k, tiles_per_slice tiles deep.
+template <bool kInPlace>
+__global__ void __launch_bounds__(kBlockThreads)
+    pipelined_kernel(const float* packed_a, const float* b, float* c, int m, int n, int k, int k_tiles,
+                     int tiles_per_slice, float* partials) {
+  extern __shared__ __align__(16) float stages[];
+  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+  const int rb = blockIdx.y, cb = blockIdx.x;
+  const int first_tile = blockIdx.z * tiles_per_slice;
+  const int tiles = max(0, min(k_tiles, first_tile + tiles_per_slice) - first_tile);
+  const float* const a_chunks = packed_a + (std::size_t(rb) * k_tiles + first_tile) * kChunkFloats;
+
+  // Starts the copies of this slice's tile `tile` into its stage, and commits them as one group.
+  const auto start_copies = [&](int tile) {
+    float* const a_stage = stages + (tile % kStages) * kStageFloats;
+    float* const b_stage = a_stage + kChunkFloats;
+    for (int piece = 0; piece < 2; ++piece) {
+      const int e = 4 * (t + piece * kBlockThreads);  // the piece's first float in a tile
+      sgemm_lab::copy_16_bytes(a_stage + e, a_chunks + std::size_t(tile) * kChunkFloats + e);
+      if (kInPlace) {
+        const int i = (first_tile + tile) * kDepth + e / kTileN, j = cb * kTileN + e % kTileN;
+        const bool inside = i < k && j < n;  // n % 4 == 0: the piece's four floats are all in or all out
+        sgemm_lab::copy_16_bytes(b_stage + e, inside ? b + at(i, j, n) : b, inside);
+      } else {
+        sgemm_lab::copy_16_bytes(b_stage + e, b + (std::size_t(cb) * k_tiles + first_tile + tile) * kChunkFloats + e);
+      }
+    }
+    sgemm_lab::commit_copies();
+  };
+
+  float sum[8][8] = {};
+  for (int tile = 0; tile < kStages - 1; ++tile) {  // tiles 0 and 1 in flight
+    if (tile < tiles) start_copies(tile);
+    else sgemm_lab::commit_copies();  // an empty group: the wait below still means "this tile"
+  }
+  for (int tile = 0; tile < tiles; ++tile) {
+    sgemm_lab::wait_for_copies<kStages - 2>();  // this thread's copies of `tile` have landed
+    __syncthreads();  // everyone's have, and everyone is done with the stage refilled next
+    if (tile + kStages - 1 < tiles) start_copies(tile + kStages - 1);
+    else sgemm_lab::commit_copies();
+    const float* const a_stage = stages + (tile % kStages) * kStageFloats;
+    multiply_tiles<kTileM>(a_stage, a_stage + kChunkFloats, tx, ty, sum);
+  }
+  float* const out = gridDim.z == 1 ? c : partials + std::size_t(blockIdx.z) * m * n;
+  store_sums(sum, out, m, n, rb * kTileM, cb * kTileN, tx, ty);
+}
+
+// 04.10's work for a problem, which the launcher and the workspace query both ask: whether B is
+// copied in place, the tiles, the slices of k, and the workspace (packed A, packed B when B is
+// packed, the partial products when k is split).
+struct Pipeline {
+  bool b_in_place = false;
+  int k_tiles = 0, row_blocks = 0, col_blocks = 0, tiles_per_slice = 0;
+  Slices slices;
+  std::size_t packed_a_floats = 0, packed_b_floats = 0, partial_floats = 0;
+  std::size_t workspace_bytes() const { return (packed_a_floats + packed_b_floats + partial_floats) * sizeof(float); }
+};
+
+Pipeline plan_pipeline(const GemmProblem& p) {
+  Pipeline plan;
+  if (p.m <= 0 || p.n <= 0 || p.k < 0) return plan;
+  plan.b_in_place = p.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(p.b) % 16 == 0;
+  plan.k_tiles = workbook::ceil_div(p.k, kDepth);
+  plan.row_blocks = workbook::ceil_div(p.m, kTileM);
+  plan.col_blocks = workbook::ceil_div(p.n, kTileN);
+  plan.packed_a_floats = std::size_t(plan.row_blocks) * plan.k_tiles * kChunkFloats;
+  if (!plan.b_in_place) plan.packed_b_floats = std::size_t(plan.col_blocks) * plan.k_tiles * kChunkFloats;
+  plan.slices = slices_to_fill(p, block_slots(pipelined_kernel<true>, kPipelineSharedBytes));
+  plan.tiles_per_slice = plan.slices.depth / kDepth;
+  if (plan.slices.count == 1) plan.tiles_per_slice = plan.k_tiles;
+  plan.partial_floats = partials_floats(p, plan.slices);
+  return plan;
 }
 
 }  // namespace
@@ -253,11 +418,57 @@ void rank1_updates(const GemmProblem& p, cudaStream_t stream) {
 }
 
 void register_blocked(const GemmProblem& p, cudaStream_t stream) {
-  launch_blocked(p, "witness of 04.7", register_blocked_kernel<true>, register_blocked_kernel<false>, stream);
+  if (!sgemm_lab::validate(p, "witness of 04.7", kTileM)) return;
+  const dim3 grid(workbook::ceil_div(p.n, kTileN), workbook::ceil_div(p.m, kTileM));
+  workbook::launch(rows_start_16_byte_aligned(p) ? register_blocked_kernel<true> : register_blocked_kernel<false>, grid,
+                   dim3(kBlockThreads), 0, stream, p.a, p.b, p.c, p.m, p.n, p.k);
 }
 
 void double_buffered(const GemmProblem& p, cudaStream_t stream) {
-  launch_blocked(p, "witness of 04.8", double_buffered_kernel<true>, double_buffered_kernel<false>, stream);
+  if (!sgemm_lab::validate(p, "witness of 04.8", kTileM)) return;
+  const dim3 grid(workbook::ceil_div(p.n, kTileN), workbook::ceil_div(p.m, kTileM));
+  workbook::launch(rows_start_16_byte_aligned(p) ? double_buffered_kernel<true, false> : double_buffered_kernel<false, false>,
+                   grid, dim3(kBlockThreads), 0, stream, p.a, p.b, p.c, p.m, p.n, p.k, p.k, static_cast<float*>(nullptr));
+}
+
+std::size_t split_k_workspace_bytes(const GemmProblem& shape) {
+  return partials_floats(shape, split_k_slices(shape)) * sizeof(float);
+}
+
+void split_k(const GemmProblem& p, cudaStream_t stream) {
+  if (!sgemm_lab::validate(p, "witness of 04.9", kTileM)) return;
+  const Slices slices = split_k_slices(p);
+  float* const partials = sgemm_lab::workspace_of(p, "witness of 04.9", partials_floats(p, slices) * sizeof(float));
+  const dim3 grid(workbook::ceil_div(p.n, kTileN), workbook::ceil_div(p.m, kTileM), slices.count);
+  workbook::launch(rows_start_16_byte_aligned(p) ? double_buffered_kernel<true, true> : double_buffered_kernel<false, true>,
+                   grid, dim3(kBlockThreads), 0, stream, p.a, p.b, p.c, p.m, p.n, p.k, slices.depth, partials);
+  if (slices.count > 1) sum_slices(p, partials, slices.count, stream);
+}
+
+std::size_t packed_pipeline_workspace_bytes(const GemmProblem& shape) { return plan_pipeline(shape).workspace_bytes(); }
+
+void packed_pipeline(const GemmProblem& p, cudaStream_t stream) {
+  if (!sgemm_lab::validate(p, "witness of 04.10", kTileM)) return;
+  const Pipeline plan = plan_pipeline(p);
+  float* const workspace = sgemm_lab::workspace_of(p, "witness of 04.10", plan.workspace_bytes());
+  float* const packed_a = workspace;
+  float* const packed_b = packed_a + plan.packed_a_floats;
+  float* const partials = packed_b + plan.packed_b_floats;
+  const float* b = p.b;
+  if (plan.k_tiles > 0) {
+    workbook::launch(pack_a_kernel, dim3(plan.row_blocks * plan.k_tiles), dim3(kBlockThreads), 0, stream, p.a, packed_a,
+                     p.m, p.k, plan.k_tiles);
+    if (!plan.b_in_place) {
+      workbook::launch(pack_b_kernel, dim3(plan.col_blocks * plan.k_tiles), dim3(kBlockThreads), 0, stream, p.b, packed_b,
+                       p.k, p.n, plan.k_tiles);
+      b = packed_b;
+    }
+  }
+  workbook::launch(plan.b_in_place ? pipelined_kernel<true> : pipelined_kernel<false>,
+                   dim3(plan.col_blocks, plan.row_blocks, plan.slices.count), dim3(kBlockThreads), kPipelineSharedBytes,
+                   stream, packed_a, b, p.c, p.m, p.n, p.k, plan.k_tiles, plan.tiles_per_slice,
+                   plan.slices.count > 1 ? partials : static_cast<float*>(nullptr));
+  if (plan.slices.count > 1) sum_slices(p, partials, plan.slices.count, stream);
 }
 
 }  // namespace sgemm_witness

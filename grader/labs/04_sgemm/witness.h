@@ -4,6 +4,8 @@
 // code, out of the student's reach like the baseline; only the solution's grader runs them.
 #pragma once
 
+#include <cstddef>
+
 #include "sgemm.h"
 
 namespace sgemm_witness {
@@ -18,5 +20,10 @@ void outputs_per_thread_8(const GemmProblem& problem, cudaStream_t stream);  // 
 void rank1_updates(const GemmProblem& problem, cudaStream_t stream);         // 04.6
 void register_blocked(const GemmProblem& problem, cudaStream_t stream);      // 04.7
 void double_buffered(const GemmProblem& problem, cudaStream_t stream);       // 04.8
+void split_k(const GemmProblem& problem, cudaStream_t stream);               // 04.9
+void packed_pipeline(const GemmProblem& problem, cudaStream_t stream);       // 04.10
+// The workspaces of 04.9 and 04.10 (the partial products; packed A and B and the partial products).
+std::size_t split_k_workspace_bytes(const GemmProblem& shape);
+std::size_t packed_pipeline_workspace_bytes(const GemmProblem& shape);
 
 }  // namespace sgemm_witness

@@ -8,9 +8,10 @@
 // DeviceScan::ExclusiveSum) at 2^28 ints, with every timed call's output checked on the device.
 //
 // The bars were measured on the H100 (solutions/06_reduce_scan/NOTES.md, with the command that
-// measures them): each rejects the previous step's solution (06.5, an experiment, excepted), and
-// 06.1 to 06.5 admit their witnesses (witness.cu) by 5%; the tests "06_reduce_scan bars reject the
-// previous step" and "06_reduce_scan bars admit each step's witness" check both.
+// measures them): each rejects the previous step's solution (06.5 and 06.8, experiments, excepted),
+// and each admits its witness (witness.cu) by 5% (06.6 and 06.10, CUB's own speed, are their own
+// witnesses); the tests "06_reduce_scan bars reject the previous step" and "06_reduce_scan bars
+// admit each step's witness" check both.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>
@@ -75,6 +76,7 @@ struct ReduceScanLab {
     const auto sum = reduce_workspace_bytes;
     const auto witness_sum = witness::reduce_workspace_bytes;
     const auto scan = scan_workspace_bytes;
+    const auto witness_scan = witness::scan_workspace_bytes;
     static const std::vector<Step> all = {
         {.id = "06.1", .title = "interleaved addressing, no divergence", .launcher = reduce_interleaved, .bar = {{kSumBar, 1.24}},
          .workspace_bytes = sum, .witness = {witness::interleaved, witness_sum}},
@@ -92,9 +94,15 @@ struct ReduceScanLab {
         {.id = "06.6", .title = "many elements per thread, one pass", .launcher = reduce_at_cub_speed,
          .bar = {{kSumBar, 6.5, 99.0}}, .workspace_bytes = sum,
          .witness = {.is_solution = "its bar is CUB's own speed (99% of DeviceReduce::Sum): a vendor's number"}},
-        {"06.7", "Blelloch, conflict-free", scan_blelloch, {{kScanBar, 1.06}}, nullptr, nullptr, scan},
-        {"06.8", "Hillis-Steele by warp shuffles", scan_hillis_steele, {{kScanBar, 1.15}}, nullptr, nullptr, scan},
-        {"06.9", "register-blocked reduce-then-scan", scan_register_blocked, {{kScanBar, 1.6}}, nullptr, nullptr, scan},
+        {.id = "06.7", .title = "Blelloch, conflict-free", .launcher = scan_blelloch, .bar = {{kScanBar, 1.04}},
+         .workspace_bytes = scan, .witness = {witness::blelloch, witness_scan}},
+        {.id = "06.8", .title = "Hillis-Steele by warp shuffles", .launcher = scan_hillis_steele, .bar = {{kScanBar, 1.11}},
+         .experiment = "fewer barriers for more additions: on the H100 the textbook kernel (1.19x) is 6% faster than "
+                       "06.7's solution (1.12x), too little for a bar that admits it with room and still rejects 06.7. "
+                       "Its bar asks only that it lose nothing to 06.7",
+         .workspace_bytes = scan, .witness = {witness::hillis_steele, witness_scan}},
+        {.id = "06.9", .title = "register-blocked reduce-then-scan", .launcher = scan_register_blocked,
+         .bar = {{kScanBar, 1.62}}, .workspace_bytes = scan, .witness = {witness::register_blocked, witness_scan}},
         {.id = "06.10", .title = "single pass, decoupled look-back", .launcher = scan_decoupled_look_back,
          .bar = {{kScanBar, 2.6, 100.0}}, .workspace_bytes = scan, .blocks_wait_for_others = true,
          .witness = {.is_solution = "its bar is CUB's own speed (100% of DeviceScan::ExclusiveSum): a vendor's number"}},

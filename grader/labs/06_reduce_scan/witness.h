@@ -20,4 +20,10 @@ void unrolled(const SumProblem& problem, cudaStream_t stream);              // 0
 // The workspace of the reductions above: the partial sums of two passes.
 std::size_t reduce_workspace_bytes(const SumProblem& shape);
 
+void blelloch(const SumProblem& problem, cudaStream_t stream);          // 06.7
+void hillis_steele(const SumProblem& problem, cudaStream_t stream);     // 06.8
+void register_blocked(const SumProblem& problem, cudaStream_t stream);  // 06.9
+// The workspace of the scans above: the block totals of every level (and 06.9's tile totals).
+std::size_t scan_workspace_bytes(const SumProblem& shape);
+
 }  // namespace reduce_scan_witness
