@@ -279,7 +279,8 @@ int block_slots(Kernel kernel, std::size_t dynamic_shared_bytes) {
 }
 
 Slices split_k_slices(const GemmProblem& p) {
-  return slices_to_fill(p, block_slots(double_buffered_kernel<true, true>, 0));
+  static const int slots = block_slots(double_buffered_kernel<true, true>, 0);  // asked once, not per call
+  return slices_to_fill(p, slots);
 }
 
 std::size_t partials_floats(const GemmProblem& p, const Slices& slices) {
@@ -391,7 +392,8 @@ Pipeline plan_pipeline(const GemmProblem& p) {
   plan.col_blocks = workbook::ceil_div(p.n, kTileN);
   plan.packed_a_floats = std::size_t(plan.row_blocks) * plan.k_tiles * kChunkFloats;
   if (!plan.b_in_place) plan.packed_b_floats = std::size_t(plan.col_blocks) * plan.k_tiles * kChunkFloats;
-  plan.slices = slices_to_fill(p, block_slots(pipelined_kernel<true>, kPipelineSharedBytes));
+  static const int slots = block_slots(pipelined_kernel<true>, kPipelineSharedBytes);  // asked once, not per call
+  plan.slices = slices_to_fill(p, slots);
   plan.tiles_per_slice = plan.slices.depth / kDepth;
   if (plan.slices.count == 1) plan.tiles_per_slice = plan.k_tiles;
   plan.partial_floats = partials_floats(p, plan.slices);
