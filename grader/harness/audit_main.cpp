@@ -9,14 +9,23 @@
 //       the lab's allowance, generated from its reference solution, or checked against it
 //   workbook_audit defines --write=FILE LIBRARY...
 //       every name the libraries define, one per line: the student's own code, for the device trace
-// Each finding is printed as "[host-code] what: why". Exit 0: nothing found; 1: findings (or, with
-// --check, an allowance that no longer matches the solution); 2: bad usage or a tool that failed.
+//   workbook_audit gpu-code --object=LIBRARY --architectures=FILE --source=NAME
+//       after compiling: the GPU code LIBRARY carries is exactly what FILE's CUDA architectures
+//       ("90;90a-real", written by the build for the lab) make, the reference solution's own
+// Each finding is printed as "[host-code] what: why" ("[gpu-code] ..." for gpu-code). Exit 0: nothing
+// found; 1: findings (or, with --check, an allowance that no longer matches the solution); 2: bad
+// usage or a tool that failed.
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
 
+#include "gpu_code.h"
 #include "host_audit.h"
 
 namespace {
@@ -82,14 +91,33 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
     if (!out) throw std::runtime_error("cannot write " + flag("write"));
     return 0;
   }
-  throw std::invalid_argument("unknown command '" + command + "': includes, object, allowance or defines");
+  if (command == "gpu-code") {
+    // A file compiled for other GPUs than the build's still runs, from PTX the driver compiles at load
+    // time: graded as code nobody asked for, against bars set with the build's own machine code.
+    std::string architectures = read_file(flag("architectures"));
+    while (!architectures.empty() && std::isspace(static_cast<unsigned char>(architectures.back()))) architectures.pop_back();
+    const std::set<std::string> wanted = workbook::gpu_code_for_architectures(architectures);
+    const std::set<std::string> found = workbook::gpu_code_in_file(flag("object"));
+    if (found == wanted) return 0;
+    std::set<std::string> missing, extra;
+    std::set_difference(wanted.begin(), wanted.end(), found.begin(), found.end(), std::inserter(missing, missing.end()));
+    std::set_difference(found.begin(), found.end(), wanted.begin(), wanted.end(), std::inserter(extra, extra.end()));
+    std::cout << "[gpu-code] " << flag("source") << " was compiled to " << workbook::listed(found) << ", not to "
+              << workbook::listed(wanted) << " (CUDA architectures " << architectures << "), the GPU code of every file of this build"
+              << (missing.empty() ? "" : "; missing: " + workbook::listed(missing))
+              << (extra.empty() ? "" : "; not asked for: " + workbook::listed(extra))
+              << ". It is not graded: its kernels would not run as the machine code the bars were set with. The build did "
+                 "this, not the file (docs/instructors.md, 'The GPU code a class is built for')\n";
+    return 1;
+  }
+  throw std::invalid_argument("unknown command '" + command + "': includes, object, allowance, defines or gpu-code");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: workbook_audit includes|object|allowance|defines --flag=value... [FILE]\n";
+    std::cerr << "usage: workbook_audit includes|object|allowance|defines|gpu-code --flag=value... [FILE]\n";
     return 2;
   }
   std::map<std::string, std::string> flags;

@@ -1,0 +1,150 @@
+#include "gpu_code.h"
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace workbook {
+
+namespace {
+
+// Little-endian fields, read only where the bytes hold them: a truncated file is an error, never a
+// read past its end.
+template <typename T>
+T field(std::string_view bytes, std::size_t offset, const char* what) {
+  if (offset > bytes.size() || bytes.size() - offset < sizeof(T))
+    throw std::runtime_error(std::string("truncated ") + what + " at byte " + std::to_string(offset));
+  T value;
+  std::memcpy(&value, bytes.data() + offset, sizeof(T));
+  return value;
+}
+
+// The fat binary's layout, as nvcc 12 and 13 write it: a 16-byte header (magic, version, its own
+// size, the size of the images after it), then each image with a header of its own. Of an image's
+// header the grader reads its kind, its sizes, the compute capability it is for (major * 10 +
+// minor) and the flags that mark architecture- or family-specific code (sm_90a, sm_100f).
+constexpr std::uint32_t kFatBinaryMagic = 0xBA55ED50;
+constexpr std::uint16_t kPtxImage = 1, kMachineCodeImage = 2;
+constexpr std::uint32_t kArchitectureSpecific = 0x100000, kFamilySpecific = 0x200000;
+
+std::string image_name(std::uint16_t kind, std::uint32_t capability, std::uint32_t flags) {
+  std::string name = (kind == kPtxImage ? "compute_" : "sm_") + std::to_string(capability);
+  if (flags & kArchitectureSpecific) name += 'a';
+  else if (flags & kFamilySpecific) name += 'f';
+  return name;
+}
+
+// The sections of a 64-bit little-endian ELF object that hold fat binaries: .nv_fatbin (whole-program
+// compilation, how the labs are built) and __nv_relfatbin (relocatable device code, -rdc).
+void add_elf_images(std::string_view elf, const std::string& where, std::set<std::string>& images) {
+  if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1)
+    throw std::runtime_error(where + " is not a 64-bit little-endian ELF object file");
+  const auto section_table = field<std::uint64_t>(elf, 0x28, "ELF header");
+  const auto entry_size = field<std::uint16_t>(elf, 0x3A, "ELF header");
+  const auto count = field<std::uint16_t>(elf, 0x3C, "ELF header");
+  const auto names_index = field<std::uint16_t>(elf, 0x3E, "ELF header");
+  if (entry_size < 64 || names_index >= count) throw std::runtime_error(where + " has no section table that can be read");
+  const auto section = [&](std::uint16_t i, std::size_t at, auto type) {
+    return field<decltype(type)>(elf, section_table + std::size_t{i} * entry_size + at, "section header");
+  };
+  const std::uint64_t names_at = section(names_index, 24, std::uint64_t{}), names_size = section(names_index, 32, std::uint64_t{});
+  if (names_at > elf.size() || names_size > elf.size() - names_at) throw std::runtime_error(where + ": truncated section names");
+  const std::string_view names = elf.substr(names_at, names_size);
+  for (std::uint16_t i = 0; i < count; ++i) {
+    const std::uint32_t name_at = section(i, 0, std::uint32_t{});
+    if (name_at >= names.size()) continue;
+    const std::string_view name = names.substr(name_at, names.substr(name_at).find('\0'));
+    if (name != ".nv_fatbin" && name != "__nv_relfatbin") continue;
+    const std::uint64_t at = section(i, 24, std::uint64_t{}), size = section(i, 32, std::uint64_t{});
+    if (at > elf.size() || size > elf.size() - at) throw std::runtime_error(where + ": truncated section " + std::string(name));
+    images.merge(gpu_code_in_fat_binaries(elf.substr(at, size)));
+  }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace
+
+std::set<std::string> gpu_code_in_fat_binaries(std::string_view bytes) {
+  std::set<std::string> images;
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    if (field<std::uint32_t>(bytes, at, "fat binary header") != kFatBinaryMagic)
+      throw std::runtime_error("no fat binary at byte " + std::to_string(at) + " of the section");
+    const std::size_t header = field<std::uint16_t>(bytes, at + 6, "fat binary header");
+    const std::uint64_t size = field<std::uint64_t>(bytes, at + 8, "fat binary header");
+    if (header < 16 || size > bytes.size() - at - header) throw std::runtime_error("a fat binary larger than its section");
+    const std::size_t end = at + header + size;
+    for (std::size_t image = at + header; image < end;) {
+      const auto kind = field<std::uint16_t>(bytes, image, "image header");
+      const auto image_header = field<std::uint32_t>(bytes, image + 4, "image header");
+      const auto payload = field<std::uint64_t>(bytes, image + 8, "image header");
+      if (image_header < 44 || payload > end - image - image_header)
+        throw std::runtime_error("an image larger than its fat binary");
+      if (kind == kPtxImage || kind == kMachineCodeImage)
+        images.insert(image_name(kind, field<std::uint32_t>(bytes, image + 28, "image header"),
+                                 field<std::uint32_t>(bytes, image + 40, "image header")));
+      image += image_header + payload;
+    }
+    at = (end + 7) / 8 * 8;  // fat binaries laid end to end are 8-byte aligned
+  }
+  return images;
+}
+
+std::set<std::string> gpu_code_in_file(const std::string& path) {
+  const std::string bytes = read_file(path);
+  std::set<std::string> images;
+  if (bytes.rfind("!<arch>\n", 0) != 0) {
+    add_elf_images(bytes, path, images);
+    return images;
+  }
+  // A static library: a 60-byte header before each member (its name, and its size in decimal at
+  // byte 48), members 2-byte aligned. Only object files are read: the symbol and long-name tables
+  // are not ELF.
+  for (std::size_t at = 8; at + 60 <= bytes.size();) {
+    const std::string member_name = bytes.substr(at, 16);
+    std::size_t size = 0;
+    try {
+      size = std::stoull(bytes.substr(at + 48, 10));
+    } catch (const std::exception&) {
+      throw std::runtime_error(path + ": an archive member's header at byte " + std::to_string(at) + " cannot be read");
+    }
+    if (size > bytes.size() - at - 60) throw std::runtime_error(path + ": an archive member runs past the end");
+    const std::string_view member = std::string_view(bytes).substr(at + 60, size);
+    if (member.substr(0, 4) == "\x7f" "ELF") add_elf_images(member, path + "(" + member_name.substr(0, member_name.find_first_of("/ ")) + ")", images);
+    at += 60 + size + size % 2;
+  }
+  return images;
+}
+
+std::set<std::string> gpu_code_for_architectures(std::string_view architectures) {
+  static const std::regex entry("([0-9]+[af]?)(-real|-virtual)?");
+  std::set<std::string> images;
+  std::istringstream list{std::string(architectures)};
+  for (std::string item; std::getline(list, item, ';');) {
+    std::smatch m;
+    if (!std::regex_match(item, m, entry))
+      throw std::invalid_argument("'" + item + "' is not a CUDA architecture like 90, 90-real, 90a-real or 90-virtual");
+    if (m[2] != "-virtual") images.insert("sm_" + m[1].str());
+    if (m[2] != "-real") images.insert("compute_" + m[1].str());
+  }
+  if (images.empty()) throw std::invalid_argument("no CUDA architecture in '" + std::string(architectures) + "'");
+  return images;
+}
+
+std::string listed(const std::set<std::string>& images) {
+  std::string text;
+  for (const std::string& image : images) text += (text.empty() ? "" : ", ") + image;
+  return text.empty() ? "no GPU code" : text;
+}
+
+}  // namespace workbook

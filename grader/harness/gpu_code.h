@@ -1,0 +1,33 @@
+// Which GPU code an object file carries, read from the fat binary nvcc embeds in it, with no tool of
+// the CUDA toolkit (CI's toolkit has no cuobjdump). Each image is named as nvcc names its target:
+// "sm_90" for machine code (SASS) that runs on compute capability 9.0 as it is, "sm_90a" for Hopper's
+// architecture-specific machine code (wgmma, setmaxnreg), "compute_90" for PTX, which the driver
+// compiles at load time for a GPU that has no machine code of its own in the file. A file built for
+// the wrong GPU still runs, from PTX compiled by the driver: this is how the grader tells.
+// Plain C++: tested on the CPU against objects nvcc built.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace workbook {
+
+// The images of one or more fat binaries laid end to end (an object's .nv_fatbin section). Throws
+// std::runtime_error when the bytes are not a fat binary.
+std::set<std::string> gpu_code_in_fat_binaries(std::string_view bytes);
+
+// The images of every fat binary in an object file (a 64-bit ELF relocatable object) or a static
+// library (an ar archive of them). Throws std::runtime_error, saying why, when the file cannot be
+// read or is neither.
+std::set<std::string> gpu_code_in_file(const std::string& path);
+
+// The images that nvcc makes for CMake's CUDA_ARCHITECTURES ("80;90", "90-real", "90a-virtual"):
+// "90" is machine code and PTX, "-real" machine code alone, "-virtual" PTX alone. Throws
+// std::invalid_argument for an entry of another form.
+std::set<std::string> gpu_code_for_architectures(std::string_view architectures);
+
+// "sm_90, compute_90" (sorted), or "no GPU code".
+std::string listed(const std::set<std::string>& images);
+
+}  // namespace workbook
