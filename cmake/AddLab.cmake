@@ -62,6 +62,12 @@
 # writes it again).
 # HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
+#
+# Every implementation of the lab, the student's included, is compiled to the same GPU code: the
+# build's CMAKE_CUDA_ARCHITECTURES (cmake/Architectures.cmake), plus sm_90a for HOPPER_SPECIFIC.
+# The build writes that list to labs/NN_topic/gpu_code.architectures; after compiling a student's
+# file, ./workbook checks its object carries exactly that code (workbook_audit gpu-code), and a
+# CPU test checks the starter's and the solution's.
 function(add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC"
     "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
@@ -98,9 +104,7 @@ function(add_lab lab)
   if(EXISTS "${grading}/witness.cu")
     add_library(${id}_witness STATIC "${grading}/witness.cu")
     target_link_libraries(${id}_witness PUBLIC ${id}_interface)
-    if(LAB_HOPPER_SPECIFIC)
-      target_compile_options(${id}_witness PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--generate-code=arch=compute_90a,code=sm_90a>")
-    endif()
+    _set_lab_gpu_code(${id}_witness)
     target_link_libraries(${id}_grader PUBLIC ${id}_witness)
   endif()
 
@@ -109,6 +113,9 @@ function(add_lab lab)
   # build (no test discovery): nothing of a student's file runs before the host-code audit has read
   # it. The checkout's own starter stays the grader that lists the steps.
   _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
+  # The GPU code every implementation of the lab is compiled to, which a student's object must carry.
+  set(gpu_code "${CMAKE_CURRENT_BINARY_DIR}/gpu_code.architectures")
+  file(GENERATE OUTPUT "${gpu_code}" CONTENT "$<TARGET_PROPERTY:${id}_starter,CUDA_ARCHITECTURES>\n")
   if(WORKBOOK_SUBMISSION AND EXISTS "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
     _build_lab_implementation(${lab} submission "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
     _limit_student_compile(${id}_submission)
@@ -124,7 +131,13 @@ function(add_lab lab)
   add_test(NAME "${lab}.static: the starter's #include lines pass the host-code audit"
     COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
             "--internals=${root}/grader/harness" "${root}/labs/${lab}/${LAB_TOPIC}.cu")
+  # In a student's checkout the starter is the student's file, compiled under the limit: it must
+  # carry the build's GPU code, not what nvcc falls back to when it cannot see a GPU.
+  add_test(NAME "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
+    COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_starter>" "--architectures=${gpu_code}"
+            "--source=labs/${lab}/${LAB_TOPIC}.cu")
   set_tests_properties("${lab}.static: the starter passes the host-code audit" "${lab}.static: the starter's #include lines pass the host-code audit"
+    "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
     PROPERTIES LABELS "cpu;${lab};static;host-code")
   # The benchmark CSV's columns are defined once, in the grader; the plot must read only those.
   add_test(NAME "${lab}.bench: the plot reads only columns the grader writes"
@@ -149,8 +162,12 @@ function(add_lab lab)
     add_test(NAME "${lab}.static: the solution's #include lines pass the host-code audit"
       COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
               "--internals=${root}/grader/harness" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
+    # What a student's object is checked against is the reference solution's own GPU code.
+    add_test(NAME "${lab}.static: the solution carries the build's GPU code"
+      COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_solution>" "--architectures=${gpu_code}"
+              "--source=solutions/${lab}/${LAB_TOPIC}.cu")
     set_tests_properties("${lab}.static: the host-code allowance matches the solution" "${lab}.static: the solution passes the host-code audit"
-      "${lab}.static: the solution's #include lines pass the host-code audit"
+      "${lab}.static: the solution's #include lines pass the host-code audit" "${lab}.static: the solution carries the build's GPU code"
       PROPERTIES LABELS "cpu;${lab};static;host-code")
     add_custom_target(${id}_host_code_allowance
       COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--write=${allowance}"
@@ -332,14 +349,22 @@ function(_add_mutant_control lab spec)
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};mutant;control" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
+# The GPU code of one of the lab's implementations: the build's architectures, and with add_lab's
+# HOPPER_SPECIFIC (seen here because add_lab calls this function) Hopper's sm_90a machine code too.
+function(_set_lab_gpu_code target)
+  set(architectures ${CMAKE_CUDA_ARCHITECTURES})
+  if(LAB_HOPPER_SPECIFIC AND NOT "90a" IN_LIST architectures AND NOT "90a-real" IN_LIST architectures)
+    list(APPEND architectures 90a-real)
+  endif()
+  set_property(TARGET ${target} PROPERTY CUDA_ARCHITECTURES "${architectures}")
+endfunction()
+
 # lab<NN_topic>_<kind> from `source`, and grade_<NN_topic>_<kind>: the lab's grader linked with it.
 function(_build_lab_implementation lab kind source)
   set(id "lab${lab}")
   add_library(${id}_${kind} STATIC "${source}")
   target_link_libraries(${id}_${kind} PUBLIC ${id}_interface)
-  if(LAB_HOPPER_SPECIFIC)  # add_lab's option, seen here because add_lab calls this function
-    target_compile_options(${id}_${kind} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--generate-code=arch=compute_90a,code=sm_90a>")
-  endif()
+  _set_lab_gpu_code(${id}_${kind})
   add_executable(grade_${lab}_${kind})
   # The grader's own libraries before the implementation: where both define the same inline
   # function or template instance, the linker keeps the first, so the grader's code runs its own.

@@ -21,6 +21,17 @@ case "$kind" in
   *) echo "usage: limited.sh compile|step COMMAND..." >&2; exit 2 ;;
 esac
 [ $# -gt 0 ] || { echo "limited.sh: no command" >&2; exit 2; }
+# Under these limits a CUDA process cannot start: a compile that asks the GPU for its architectures
+# would not see it, and nvcc would compile for its default instead (cmake/Architectures.cmake).
+if [ "$kind" = compile ]; then
+  for argument in "$@"; do
+    case "$argument" in
+      -arch=native|--gpu-architecture=native)
+        echo "error: $what asks the GPU for its architectures ($argument), which a limited compile cannot see: the build must name them (cmake/Architectures.cmake)" >&2
+        exit 2 ;;
+    esac
+  done
+fi
 
 memory_kib=unlimited
 [ "$memory_mib" = unlimited ] || memory_kib=$((memory_mib * 1024))
