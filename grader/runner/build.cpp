@@ -16,9 +16,19 @@ Build::Build(const Checkout& checkout, std::string build_dir, std::string log_fo
   fs::create_directories(log_folder_);
 }
 
+std::string configured_architectures(const std::string& build_dir) {
+  static const std::regex entry("CMAKE_CUDA_ARCHITECTURES:[A-Z]+=(.+)");
+  std::smatch m;
+  for (const std::string& line : lines_of(read_text(build_dir + "/CMakeCache.txt")))
+    if (std::regex_match(line, m, entry)) return m[1];
+  throw Fatal(kExitFailed, build_dir + " is not configured (no CMAKE_CUDA_ARCHITECTURES in its CMakeCache.txt): ./workbook setup configures it");
+}
+
 void Build::configure(const std::vector<std::string>& definitions) const {
   say("configuring (preset " + checkout_.preset + ")");
-  std::vector<std::string> argv = {"cmake", "--preset", checkout_.preset, "-S", checkout_.root, "-B", build_dir_};
+  // Never the preset's native here: the checkout's build asked this machine's GPUs once already.
+  std::vector<std::string> argv = {"cmake", "--preset", checkout_.preset, "-S", checkout_.root, "-B", build_dir_,
+                                   "-DCMAKE_CUDA_ARCHITECTURES=" + configured_architectures(checkout_.build_dir)};
   argv.insert(argv.end(), definitions.begin(), definitions.end());
   const std::string log = log_folder_ + "/configure.log";
   if (run({argv, {}, "", log}).status == 0) return;
@@ -91,7 +101,22 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     // A submission's steps are listed by the checkout's own starter: nothing of the student's runs.
     std::vector<std::string> wanted = {"grade_" + lab + "_" + kind};
     if (kind == "submission") wanted.push_back("grade_" + lab + "_starter");
-    (targets(wanted) ? result.built : result.broken).push_back(lab);
+    if (!targets(wanted)) {
+      result.broken.push_back(lab);
+      continue;
+    }
+    const std::string folder = build_dir_ + "/labs/" + lab;
+    const Outcome code = run({{checkout_.build_dir + "/grader/workbook_audit", "gpu-code", "--object=" + folder + "/liblab" + lab + "_" + kind + ".a",
+                               "--architectures=" + folder + "/gpu_code.architectures",
+                               "--source=" + (kind == "solution" ? "solutions/" + lab + "/" + checkout_.topic_of(lab) + ".cu" : checkout_.topic_file(lab))}});
+    if (code.status == 1) {
+      std::cerr << code.output;
+      result.miscompiled[lab] = code.output;
+    } else if (code.status != 0) {
+      throw Fatal(kExitFailed, "the GPU code of " + lab + "'s object file could not be read: " + code.output);
+    } else {
+      result.built.push_back(lab);
+    }
   }
   if (!result.broken.empty()) {
     show_errors();

@@ -1,7 +1,10 @@
 // Building what a command grades, with the checkout's CMake presets: a submission's build folder
 // configured for its files, and each lab's grader built by itself, so that a lab that does not
 // compile fails alone. Before a student's file is compiled, its #include lines are audited
-// (workbook_audit includes): a lab whose file includes what it may not is not compiled at all.
+// (workbook_audit includes): a lab whose file includes what it may not is not compiled at all. After
+// it is compiled, its object must carry the GPU code the build compiles every file to (workbook_audit
+// gpu-code): one that would run from code the driver compiles instead is not graded. A submission's
+// build folder compiles to the checkout build's architectures, decided once when that was configured.
 #pragma once
 
 #include <map>
@@ -18,14 +21,20 @@ struct LabsBuilt {
   std::vector<std::string> broken;            // did not compile (the errors are in build.log)
   std::vector<std::string> missing;           // a submission without the lab's file
   std::map<std::string, std::string> refused; // lab -> the include audit's findings
+  // lab -> why its object does not carry the build's GPU code ([gpu-code]): built, but not graded
+  std::map<std::string, std::string> miscompiled;
 };
+
+// The CUDA architectures `build_dir` compiles every file to ("90", "80;90"), from its CMake cache.
+std::string configured_architectures(const std::string& build_dir);
 
 class Build {
  public:
   // Builds in `build_dir`, logging into `log_folder`/configure.log and build.log.
   Build(const Checkout& checkout, std::string build_dir, std::string log_folder);
 
-  // Configures the build folder with the checkout's preset and `definitions` (-DNAME=VALUE).
+  // Configures the build folder with the checkout's preset and `definitions` (-DNAME=VALUE), for the
+  // GPU code the checkout's own build compiles to.
   void configure(const std::vector<std::string>& definitions) const;
   // Builds `targets`, appending to build.log and saying every tenth of the way how far it has got.
   bool targets(const std::vector<std::string>& targets) const;

@@ -180,6 +180,7 @@ struct Grading {
   bool trace = true;
   std::vector<std::string> labs, broken, missing, only_steps;
   std::map<std::string, std::string> refusals;  // lab -> the audit's findings
+  std::map<std::string, std::string> miscompiled;  // lab -> why its GPU code is not the build's
   std::string rows_path, log_path, json, junit, points;
   std::string bars;  // which bars graded: this GPU's profile or the built-in ones, named under the scorecard
   Confinement confinement;
@@ -367,6 +368,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.broken = built.broken;
   g.missing = built.missing;
   g.refusals = built.refused;
+  g.miscompiled = built.miscompiled;
   g.only_steps = r.steps;
   g.json = r.json;
   g.junit = r.junit;
@@ -405,6 +407,14 @@ int grade_request(const Checkout& checkout, Request& r) {
       g.log << findings;
       g.fail(lab, lab + " is refused by the host-code audit", refusal_reason(findings, g.results_shown()));
     }
+  // Built, but for other GPU code than the build's: its kernels would run as code nobody graded.
+  for (const auto& [lab, finding] : g.miscompiled) {
+    g.log << finding;
+    for (const StepInfo& step : g.chosen_steps(lab)) {
+      say(lab + " " + step.name + " ... FAIL (not compiled to this build's GPU code)");
+      g.fail(lab, step.name, lines_of(finding).front());
+    }
+  }
   for (const std::string& lab : g.labs) {
     if (!g.refusals.contains(lab)) {
       graded_labs.push_back(lab);

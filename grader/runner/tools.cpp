@@ -100,8 +100,9 @@ int calibrate(const Checkout& checkout, Words words) {
     throw Fatal(kExitUsage, "calibrate measures the reference solutions: this copy of the workbook has no solutions/");
   if (labs.empty()) labs = checkout.labs();
   const Build build(checkout, checkout.build_dir, checkout.results);
-  if (!build.graders(labs, "solution").broken.empty())
-    throw Fatal(kExitFailed, "a solution did not compile: see " + checkout.shown(build.log()));
+  const LabsBuilt built = build.graders(labs, "solution");
+  if (!built.broken.empty() || !built.miscompiled.empty())
+    throw Fatal(kExitFailed, "a solution did not compile to this build's GPU code: see " + checkout.shown(build.log()) + " and the lines above");
   const std::string& root = checkout.root;
   const std::string& build_dir = checkout.build_dir;
   require_gpu(Checkout::grader(build_dir, labs.front(), "solution"));
