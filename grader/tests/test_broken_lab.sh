@@ -2,7 +2,8 @@
 # A lab that does not compile fails by itself: in a copy of the workbook whose lab 04 starter has a
 # syntax error, `grade 02` builds and reaches the grading (no GPU here: exit 77, and results.json),
 # `grade 02 04` reports lab 04 as not compiling beside lab 02's steps, and `grade 04 --json` writes a
-# results.json that says why. CPU only; about a minute
+# results.json that says why; and a lab whose object carries other GPU code than the build names
+# fails every step saying so ([gpu-code]). CPU only; about a minute
 # and a half of building on two cores.
 #   test_broken_lab.sh SOURCE_DIR
 set -u
@@ -35,5 +36,17 @@ if [ "$status" -eq 1 ] && grep -q '"output": "the compiler.s errors are in resul
   echo "ok: grade 04 --json, when lab 04 alone is asked for and does not compile, still writes results.json saying why"
 else
   echo "FAIL: grade 04 --json exited $status:"; cat "$copy/only-04.json"; tail -n 15 "$copy/three.log"; failures=$((failures + 1))
+fi
+# A lab whose object does not carry the build's GPU code is not graded: here lab 02's object holds
+# sm_80 and sm_90 (and their PTX) while the build is made to say sm_80 alone, as when a compile fell
+# back to other code than the build names.
+echo "80" >"$copy/build/cpu/labs/02_memory/gpu_code.architectures"
+status=0
+(cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 --json other-code.json) >"$copy/four.log" 2>&1 || status=$?
+if [ "$status" -eq 1 ] && grep -q '\[gpu-code\] labs/02_memory/memory.cu was compiled to compute_80, compute_90, sm_80, sm_90, not to compute_80, sm_80' "$copy/other-code.json" &&
+   grep -q "02.6 the copy engine ... FAIL (not compiled to this build's GPU code)" "$copy/four.log"; then
+  echo "ok: grade 02 fails every step of a lab whose object carries other GPU code than the build's, saying which"
+else
+  echo "FAIL: grade 02 with other GPU code exited $status:"; cat "$copy/other-code.json"; tail -n 15 "$copy/four.log"; failures=$((failures + 1))
 fi
 [ "$failures" -eq 0 ]
