@@ -1,29 +1,37 @@
-# add_lab(<NN_topic> TOPIC <topic>
-#         [MUTANTS <name>...]                     wrong kernels: every step must be rejected
-#         [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...] [MUTANT_CONTROLS <name|steps>...]
-#         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
-#         [WIDE_LOADS <kernel-name-part>...] [GIVEN <file>...] [GRADER_LIBRARIES <target>...]
-#         [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>]
-#         [HOST_CODE_MUTANTS <name|finding>...] [TRACE_MUTANTS <name|defence|steps[|also-without]>...]
-#         [AUDIT_CLEAN_MUTANTS <name>...] [HOPPER_SPECIFIC])
+# Two functions make a lab's targets and tests, one for each tree (docs/guide.md, "Layout"):
 #
-# One call per lab builds, from the files the layout puts in fixed places:
+# add_lab(<NN_topic> TOPIC <topic> [GIVEN <file>...] [GRADER_LIBRARIES <target>...] [HOPPER_SPECIFIC])
+#   in labs/NN_topic/CMakeLists.txt, what grades a student, and all a student's copy builds:
 #   lab<NN_topic>_interface   labs/NN_topic/<topic>.h (header only)
 #   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
 #   lab<NN_topic>_baseline    grader/labs/NN_topic/baseline.cu
-#   lab<NN_topic>_witness     grader/labs/NN_topic/witness.cu, when there is one: the textbook form of
-#                             each step's idea, which its bar must admit (Step::witness)
 #   lab<NN_topic>_grader      grader/labs/NN_topic/grader.cpp and the folder's other .cpp/.cu files
-#                             (device-side checks), compiled once
-#   lab<NN_topic>_<impl>      one static library per implementation of the interface: starter
-#                             (labs/NN_topic/<topic>.cu), solution (solutions/NN_topic/<topic>.cu,
-#                             when solutions/ exists), mutant_<name> (grader/labs/NN_topic/mutants/<name>.cu)
-#   grade_<NN_topic>_<impl>   the grader linked with that library
-# and registers every test case of every grader as its own CTest test, labelled gpu, the lab's name
-# and the implementation's kind. The solution must pass; the starter and the MUTANTS must be
-# rejected (--expect-reject: every test case fails, cleanly). The solution's grader also runs the
-# two tests of the lab's bars, generated from its steps table: each bar admits the step's witness
-# by 5% and rejects the previous step's solution.
+#                             (device-side checks), compiled once; GRADER_LIBRARIES are linked into
+#                             it alone (lab 04's cuBLAS, the line to beat)
+#   lab<NN_topic>_starter     labs/NN_topic/<topic>.cu, and grade_<NN_topic>_starter: the grader
+#                             linked with it (with a submission, lab<NN_topic>_submission too)
+#   and the starter's tests: every step rejected cleanly (--expect-reject), the host-code audit of
+#   its #include lines and its object file, its GPU code, the benchmark plot's columns.
+#
+# add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
+#         [TRACE_MUTANTS <name|defence|steps[|also-without]>...] [AUDIT_CLEAN_MUTANTS <name>...]
+#         [MUTANT_CONTROLS <name|steps>...] [HOST_CODE_MUTANTS <name|finding[|steps]>...]
+#         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
+#         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
+#   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
+#   only where solutions/ is (never in a student's copy or a submission's build):
+#   lab<NN_topic>_solution    solutions/NN_topic/<topic>.cu, and grade_<NN_topic>_solution, which
+#                             also links the witnesses, lab<NN_topic>_witness (proofs/witness.cu: the
+#                             textbook form of each step's idea, registered by step id, witnesses.h)
+#   lab<NN_topic>_mutant_<name>   proofs/mutants/<name>.cu, and its grader
+#   Every target of an implementation is written to the lab's own build folder (labs/NN_topic/),
+#   where ./workbook finds the graders and the audits find the objects.
+#
+# Every test case of every grader is its own CTest test, labelled gpu, the lab's name and the
+# implementation's kind. The solution must pass; the starter and the MUTANTS must be rejected
+# (--expect-reject: every test case fails, cleanly). The solution's grader also runs the two tests of
+# the lab's bars, generated from its steps table: each bar admits the step's witness by 5% and
+# rejects the previous step's solution.
 #
 # A DEFENCE_MUTANT cheats in one way that one defence (grader/harness/defences.h) exists to catch,
 # on the steps it is fast enough to clear. Two tests prove the defence: with every defence on, each
@@ -47,12 +55,11 @@
 #
 # Each *CHECK_MUTANT names a mutant whose defect compute-sanitizer's tool finds: a `sanitize` test
 # runs the tool on it (it must report an error) and on the solution (it must report none), over the
-# correctness half of the SANITIZE_STEPS (default: all), with exact-size
-# allocations. With solutions/ present the lab also gets the static checks of the compiled
-# solution (CPU only): no spills, 16-byte loads and stores in the kernels whose demangled names
-# contain a WIDE_LOADS part, the starter's exported symbols equal to the solution's. GRADER_LIBRARIES
-# are linked into the grader alone (lab 04's cuBLAS, the line to beat). A `repeat` test grades the solution's REPEAT_STEPS
-# (default: all) five times, with five seeds: the verdicts must agree.
+# correctness half of the SANITIZE_STEPS (default: all), with exact-size allocations. The lab also
+# gets the static checks of the compiled solution (CPU only): no spills, 16-byte loads and stores in
+# the kernels whose demangled names contain a WIDE_LOADS part, the starter's exported symbols equal
+# to the solution's. A `repeat` test grades the solution's REPEAT_STEPS (default: all) five times,
+# with five seeds: the verdicts must agree.
 # A HOST_CODE_MUTANT breaks one rule of the host-code audit (grader/harness/host_audit.h): a CPU test
 # checks that `workbook_audit` refuses it with a finding that contains the text after the bar (an
 # include_* mutant is never compiled: its #include lines are read instead). Every lab also gets CPU
@@ -69,15 +76,21 @@
 # file, ./workbook checks its object carries exactly that code (workbook_audit gpu-code), and a
 # CPU test checks the starter's and the solution's.
 function(add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC"
-    "TOPIC;MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;AUDIT_CLEAN_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;GIVEN;GRADER_LIBRARIES;HOST_CODE_MUTANTS")
+  cmake_parse_arguments(PARSE_ARGV 1 LAB "HOPPER_SPECIFIC" "TOPIC" "GIVEN;GRADER_LIBRARIES")
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
+  endif()
+  if(LAB_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "add_lab(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS} (the proofs' go to add_lab_proofs() "
+                        "in solutions/${lab}/proofs/CMakeLists.txt)")
   endif()
   set(id "lab${lab}")
   set(root "${PROJECT_SOURCE_DIR}")
   set(grading "${root}/grader/labs/${lab}")
+  # What add_lab_proofs() needs of the lab, which its own folder cannot see.
+  set_property(GLOBAL PROPERTY WORKBOOK_${lab}_TOPIC "${LAB_TOPIC}")
+  set_property(GLOBAL PROPERTY WORKBOOK_${lab}_HOPPER_SPECIFIC "${LAB_HOPPER_SPECIFIC}")
+  set_property(GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER "${CMAKE_CURRENT_BINARY_DIR}")
 
   add_library(${id}_interface INTERFACE)
   target_include_directories(${id}_interface INTERFACE "${root}/labs/${lab}")
@@ -95,18 +108,9 @@ function(add_lab lab)
   target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
 
   file(GLOB grader_sources CONFIGURE_DEPENDS "${grading}/*.cpp" "${grading}/*.cu")
-  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu" "${grading}/witness.cu")
+  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu")
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
-  # The witnesses (grader/harness/ladder.h): the textbook form of each step's idea, which its bar
-  # must admit. The grader's own code, like the baseline, in every grader; only the solution's runs
-  # them (its bars tests, calibrate), and only there are their kernels counted as the candidate's own.
-  if(EXISTS "${grading}/witness.cu")
-    add_library(${id}_witness STATIC "${grading}/witness.cu")
-    target_link_libraries(${id}_witness PUBLIC ${id}_interface)
-    _set_lab_gpu_code(${id}_witness)
-    target_link_libraries(${id}_grader PUBLIC ${id}_witness)
-  endif()
 
   # The student's code: this checkout's starter, and in a submission's build (./workbook grade
   # --submission) the student's file as `submission` too. Its grader is built but never run by the
@@ -143,43 +147,81 @@ function(add_lab lab)
   add_test(NAME "${lab}.bench: the plot reads only columns the grader writes"
            COMMAND "${root}/grader/tests/test_bench_columns.sh" "${root}" "${lab}" "$<TARGET_FILE:grade_${lab}_starter>")
   set_tests_properties("${lab}.bench: the plot reads only columns the grader writes" PROPERTIES LABELS "cpu;${lab}")
-  if(WORKBOOK_HAVE_SOLUTIONS)
-    _add_lab_implementation(${lab} solution "${root}/solutions/${lab}/${LAB_TOPIC}.cu" pass)
-    set(wide_args "")
-    foreach(part IN LISTS LAB_WIDE_LOADS)
-      list(APPEND wide_args "--wide=${part}")
-    endforeach()
-    # The solution again, as Hopper PTX with the same flags: ptxas reports its resources from it.
-    add_library(${id}_solution_ptx OBJECT "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
-    target_link_libraries(${id}_solution_ptx PRIVATE ${id}_interface)
-    set_target_properties(${id}_solution_ptx PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES 90-virtual)
-    add_custom_target(${id}_static_inputs ALL DEPENDS ${id}_solution_ptx)
-    add_test(NAME "${lab}.static: the host-code allowance matches the solution"
-      COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--check=${allowance}")
-    add_test(NAME "${lab}.static: the solution passes the host-code audit"
-      COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_solution>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
-              "--binary=$<TARGET_FILE:grade_${lab}_solution>")
-    add_test(NAME "${lab}.static: the solution's #include lines pass the host-code audit"
-      COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
-              "--internals=${root}/grader/harness" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
-    # What a student's object is checked against is the reference solution's own GPU code.
-    add_test(NAME "${lab}.static: the solution carries the build's GPU code"
-      COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_solution>" "--architectures=${gpu_code}"
-              "--source=solutions/${lab}/${LAB_TOPIC}.cu")
-    set_tests_properties("${lab}.static: the host-code allowance matches the solution" "${lab}.static: the solution passes the host-code audit"
-      "${lab}.static: the solution's #include lines pass the host-code audit" "${lab}.static: the solution carries the build's GPU code"
-      PROPERTIES LABELS "cpu;${lab};static;host-code")
-    add_custom_target(${id}_host_code_allowance
-      COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--write=${allowance}"
-      DEPENDS ${id}_solution workbook_audit COMMENT "writing ${allowance} from the solution of ${lab}")
-    add_dependencies(host_code_allowances ${id}_host_code_allowance)
-    add_test(NAME "${lab}.static: compiled solution"
-      COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
-              "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args})
-    set_tests_properties("${lab}.static: compiled solution" PROPERTIES LABELS "cpu;${lab};static")
+  # A student's grader holds no kernel but the student's own and those listed as the grader's and
+  # the lab's given code (grader/labs/NN_topic/kernels.allowed): no witness, mutant or solution.
+  add_test(NAME "${lab}.static: the student's grader holds no kernel beyond the grader's own and the given ones"
+    COMMAND workbook_audit kernels "--allowed=${grading}/kernels.allowed" "--student=$<TARGET_FILE:${id}_starter>"
+            "$<TARGET_FILE:grade_${lab}_starter>")
+  set_tests_properties("${lab}.static: the student's grader holds no kernel beyond the grader's own and the given ones"
+    PROPERTIES LABELS "cpu;${lab};static")
+endfunction()
+
+# The instructor tree's half of a lab (see add_lab above): the reference solution, the witnesses,
+# the mutants and their controls, and every test that proves the grader with them.
+function(add_lab_proofs lab)
+  cmake_parse_arguments(PARSE_ARGV 1 LAB ""
+    "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
+    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;AUDIT_CLEAN_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;HOST_CODE_MUTANTS")
+  if(LAB_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
+  get_property(LAB_TOPIC GLOBAL PROPERTY WORKBOOK_${lab}_TOPIC)
+  get_property(LAB_HOPPER_SPECIFIC GLOBAL PROPERTY WORKBOOK_${lab}_HOPPER_SPECIFIC)
+  get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
+  if(NOT LAB_TOPIC)
+    message(FATAL_ERROR "add_lab_proofs(${lab}): no add_lab(${lab} ...) before it")
+  endif()
+  set(id "lab${lab}")
+  set(root "${PROJECT_SOURCE_DIR}")
+  set(proofs "${root}/solutions/${lab}/proofs")
+  set(allowance "${root}/grader/labs/${lab}/host_code.allowed")
+  set(gpu_code "${lab_build_folder}/gpu_code.architectures")
+
+  # The witnesses: the textbook form of each step's idea, which its bar must admit (ladder.h). Their
+  # launchers register themselves by step id when linked (witnesses.h): only the solution's grader
+  # links them, whole, and only there are their kernels counted as the candidate's own.
+  if(EXISTS "${proofs}/witness.cu")
+    add_library(${id}_witness STATIC "${proofs}/witness.cu")
+    target_link_libraries(${id}_witness PUBLIC ${id}_interface)
+    target_include_directories(${id}_witness PRIVATE "${root}/grader/harness")  # witnesses.h
+    _set_lab_gpu_code(${id}_witness)
+  endif()
+  _add_lab_implementation(${lab} solution "${root}/solutions/${lab}/${LAB_TOPIC}.cu" pass)
+  set(wide_args "")
+  foreach(part IN LISTS LAB_WIDE_LOADS)
+    list(APPEND wide_args "--wide=${part}")
+  endforeach()
+  # The solution again, as Hopper PTX with the same flags: ptxas reports its resources from it.
+  add_library(${id}_solution_ptx OBJECT "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
+  target_link_libraries(${id}_solution_ptx PRIVATE ${id}_interface)
+  set_target_properties(${id}_solution_ptx PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES 90-virtual)
+  add_custom_target(${id}_static_inputs ALL DEPENDS ${id}_solution_ptx)
+  add_test(NAME "${lab}.static: the host-code allowance matches the solution"
+    COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--check=${allowance}")
+  add_test(NAME "${lab}.static: the solution passes the host-code audit"
+    COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_solution>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
+            "--binary=$<TARGET_FILE:grade_${lab}_solution>")
+  add_test(NAME "${lab}.static: the solution's #include lines pass the host-code audit"
+    COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
+            "--internals=${root}/grader/harness" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
+  # What a student's object is checked against is the reference solution's own GPU code.
+  add_test(NAME "${lab}.static: the solution carries the build's GPU code"
+    COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_solution>" "--architectures=${gpu_code}"
+            "--source=solutions/${lab}/${LAB_TOPIC}.cu")
+  set_tests_properties("${lab}.static: the host-code allowance matches the solution" "${lab}.static: the solution passes the host-code audit"
+    "${lab}.static: the solution's #include lines pass the host-code audit" "${lab}.static: the solution carries the build's GPU code"
+    PROPERTIES LABELS "cpu;${lab};static;host-code")
+  add_custom_target(${id}_host_code_allowance
+    COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--write=${allowance}"
+    DEPENDS ${id}_solution workbook_audit COMMENT "writing ${allowance} from the solution of ${lab}")
+  add_dependencies(host_code_allowances ${id}_host_code_allowance)
+  add_test(NAME "${lab}.static: compiled solution"
+    COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
+            "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args})
+  set_tests_properties("${lab}.static: compiled solution" PROPERTIES LABELS "cpu;${lab};static")
+
   foreach(mutant IN LISTS LAB_MUTANTS)
-    _add_lab_implementation(${lab} mutant_${mutant} "${grading}/mutants/${mutant}.cu" reject)
+    _add_lab_implementation(${lab} mutant_${mutant} "${proofs}/mutants/${mutant}.cu" reject)
   endforeach()
   foreach(spec IN LISTS LAB_DEFENCE_MUTANTS)
     _add_defence_mutant(${lab} "${spec}" "")
@@ -200,17 +242,14 @@ function(add_lab lab)
     _add_host_code_mutant(${lab} "${spec}")
   endforeach()
 
-  string(SUBSTRING "${lab}" 0 2 number)
-  if(WORKBOOK_HAVE_SOLUTIONS)
-    set(repeat_steps "--test-suite=${lab}")  # every step: the steps table's test cases are the lab's suite
-    if(LAB_REPEAT_STEPS)
-      set(repeat_steps "--step=${LAB_REPEAT_STEPS}")
-    endif()
-    set(name "${lab}.repeat: the solution graded 5 times gets the same verdicts")
-    add_test(NAME "${name}" COMMAND "${root}/grader/tests/repeat_verdicts.sh" 5 "$<TARGET_FILE:grade_${lab}_solution>"
-                                    "${repeat_steps}")
-    set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};repeat" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  set(repeat_steps "--test-suite=${lab}")  # every step: the steps table's test cases are the lab's suite
+  if(LAB_REPEAT_STEPS)
+    set(repeat_steps "--step=${LAB_REPEAT_STEPS}")
   endif()
+  set(name "${lab}.repeat: the solution graded 5 times gets the same verdicts")
+  add_test(NAME "${name}" COMMAND "${root}/grader/tests/repeat_verdicts.sh" 5 "$<TARGET_FILE:grade_${lab}_solution>"
+                                  "${repeat_steps}")
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};repeat" SKIP_RETURN_CODE 77 TIMEOUT 900)
   set(sanitize_steps "--test-suite=${lab}")
   if(LAB_SANITIZE_STEPS)
     set(sanitize_steps "--step=${LAB_SANITIZE_STEPS}")
@@ -219,13 +258,11 @@ function(add_lab lab)
     string(TOUPPER "${tool}" upper)
     if(LAB_${upper}_MUTANT)
       if(NOT TARGET grade_${lab}_mutant_${LAB_${upper}_MUTANT})  # right answers: only the tool sees it
-        _build_lab_implementation(${lab} mutant_${LAB_${upper}_MUTANT} "${grading}/mutants/${LAB_${upper}_MUTANT}.cu")
+        _build_lab_implementation(${lab} mutant_${LAB_${upper}_MUTANT} "${proofs}/mutants/${LAB_${upper}_MUTANT}.cu")
       endif()
       _add_sanitize_test(${lab} mutant_${LAB_${upper}_MUTANT} ${tool} error "${sanitize_steps}")
     endif()
-    if(WORKBOOK_HAVE_SOLUTIONS)
-      _add_sanitize_test(${lab} solution ${tool} clean "${sanitize_steps}")
-    endif()
+    _add_sanitize_test(${lab} solution ${tool} clean "${sanitize_steps}")
   endforeach()
 endfunction()
 
@@ -262,7 +299,7 @@ function(_add_host_code_mutant lab spec)
   string(REPLACE "|" ";" fields "${spec}")
   list(GET fields 0 mutant)
   list(GET fields 1 expected)
-  set(source "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
+  set(source "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
   set(name "${lab}.mutant_${mutant}: the host-code audit refuses it (${expected})")
   if(mutant MATCHES "^include_")
     add_test(NAME "${name}" COMMAND workbook_audit includes "--lab-folder=${PROJECT_SOURCE_DIR}/labs/${lab}"
@@ -318,7 +355,7 @@ function(_add_defence_mutant lab spec trace_off)
 
   set(kind mutant_${mutant})
   set(grader grade_${lab}_${kind})
-  _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
+  _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
 
   set(caught "${lab}.${kind}: [${defence}] rejects it on ${steps}")
   add_test(NAME "${caught}" COMMAND ${grader} "--step=${steps}" "--expect-reason=[${defence}]" ${also})
@@ -342,7 +379,7 @@ function(_add_mutant_control lab spec)
   list(GET fields 0 mutant)
   list(GET fields 1 steps)
   set(kind mutant_${mutant}_control)
-  _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/mutants/${mutant}.cu")
+  _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
   target_compile_definitions(lab${lab}_${kind} PRIVATE WORKBOOK_MUTANT_CONTROL)
   set(name "${lab}.${kind}: with its defect fixed, mutant_${mutant} is correct on ${steps}")
   add_test(NAME "${name}" COMMAND grade_${lab}_${kind} "--step=${steps}" --correctness-only)
@@ -370,6 +407,15 @@ function(_build_lab_implementation lab kind source)
   # function or template instance, the linker keeps the first, so the grader's code runs its own.
   target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_baseline workbook_harness
                         workbook_core workbook_lab_support ${id}_${kind})
+  if(kind STREQUAL "solution" AND TARGET ${id}_witness)
+    # Whole: nothing calls a witness by name, its file registers them (witnesses.h) when linked.
+    target_link_libraries(grade_${lab}_${kind} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${id}_witness>")
+  endif()
+  # Every implementation's library and grader in the lab's own build folder, the instructor tree's
+  # too: ./workbook runs build/<preset>/labs/NN_topic/grade_NN_topic_<kind> and audits its library there.
+  get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
+  set_target_properties(${id}_${kind} grade_${lab}_${kind} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${lab_build_folder}"
+                        RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
   # The names the implementation (and the lab's given code) defines, beside the grader: the device
   # trace counts a kernel as the student's own only if its name is one of them.
   set(own_code "$<TARGET_FILE:${id}_${kind}>")

@@ -12,6 +12,9 @@
 //   workbook_audit gpu-code --object=LIBRARY --architectures=FILE --source=NAME
 //       after compiling: the GPU code LIBRARY carries is exactly what FILE's CUDA architectures
 //       ("90;90a-real", written by the build for the lab) make, the reference solution's own
+//   workbook_audit kernels --allowed=FILE[,FILE...] [--student=LIBRARY] PROGRAM
+//       every kernel PROGRAM defines, but LIBRARY's (the student's file), is named in a FILE: a
+//       student's grader holds the grader's and the given code's kernels, and no witness or mutant
 // Each finding is printed as "[host-code] what: why" ("[gpu-code] ..." for gpu-code). Exit 0: nothing
 // found; 1: findings (or, with --check, an allowance that no longer matches the solution); 2: bad
 // usage or a tool that failed.
@@ -110,14 +113,44 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
                  "this, not the file (docs/instructors.md, 'The GPU code a class is built for')\n";
     return 1;
   }
-  throw std::invalid_argument("unknown command '" + command + "': includes, object, allowance, defines or gpu-code");
+  if (command == "kernels") {
+    if (files.size() != 1) throw std::invalid_argument("kernels takes one program");
+    std::set<std::string> allowed;
+    std::istringstream lists(flag("allowed"));
+    for (std::string list; std::getline(lists, list, ',');) {
+      std::istringstream lines(read_file(list));
+      for (std::string line; std::getline(lines, line);)
+        if (!line.empty() && line[0] != '#') allowed.insert(line);
+    }
+    const std::set<std::string> students = flags.contains("student") ? audit::kernels_of(flag("student")) : std::set<std::string>{};
+    // A line ending in '*' names every kernel that starts with the rest: a vendor library's, whose
+    // names carry the build's architectures ("void cub::CUB_300001_SM_900::...").
+    const auto listed = [&](const std::string& kernel) {
+      if (allowed.contains(kernel)) return true;
+      for (const std::string& line : allowed)
+        if (line.ends_with('*') && kernel.starts_with(line.substr(0, line.size() - 1))) return true;
+      return false;
+    };
+    int unknown = 0;
+    for (const std::string& kernel : audit::kernels_of(files[0]))
+      if (!students.contains(kernel) && !listed(kernel)) {
+        std::cout << "[kernels] " << kernel << ": a kernel of " << files[0] << " that is neither the student's nor listed in "
+                  << flag("allowed") << '\n';
+        ++unknown;
+      }
+    if (unknown > 0)
+      std::cout << "A student's build must hold no witness, mutant or solution kernel. If the kernels above are the grader's "
+                   "own or the lab's given code, add their lines to the lab's list\n";
+    return unknown == 0 ? 0 : 1;
+  }
+  throw std::invalid_argument("unknown command '" + command + "': includes, object, allowance, defines, gpu-code or kernels");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: workbook_audit includes|object|allowance|defines|gpu-code --flag=value... [FILE]\n";
+    std::cerr << "usage: workbook_audit includes|object|allowance|defines|gpu-code|kernels --flag=value... [FILE]\n";
     return 2;
   }
   std::map<std::string, std::string> flags;

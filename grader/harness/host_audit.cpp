@@ -443,6 +443,24 @@ std::vector<std::string> defined_names(const std::string& object) {
   return {names.begin(), names.end()};
 }
 
+std::set<std::string> kernels_of(const std::string& file) {
+  // A kernel's host stub, and the statics nvcc gives it, carry "<length>__device_stub_" + the
+  // kernel's own mangled name (defined_names() above): a template's stub may be inlined, its
+  // statics stay.
+  const std::regex stub(R"((\d+)__device_stub_)");
+  const std::size_t prefix = std::string("__device_stub_").size();
+  std::set<std::string> mangled;
+  for (const Symbol& symbol : symbols_of(file)) {
+    if (is_import(symbol.type)) continue;
+    for (auto m = std::sregex_iterator(symbol.mangled.begin(), symbol.mangled.end(), stub); m != std::sregex_iterator(); ++m) {
+      const std::size_t length = std::stoul((*m)[1]), at = static_cast<std::size_t>(m->position(0) + (*m)[1].length());
+      if (length > prefix && at + length <= symbol.mangled.size()) mangled.insert(symbol.mangled.substr(at + prefix, length - prefix));
+    }
+  }
+  const std::vector<std::string> names = demangle({mangled.begin(), mangled.end()});
+  return {names.begin(), names.end()};
+}
+
 std::string allowance_text(const std::string& object, const std::string& lab, const std::string& command) {
   std::ostringstream text;
   text << "# What a student's file of lab " << lab << " may import and define beyond the common set that\n"

@@ -76,6 +76,10 @@ std::vector<Finding> audit_object(const std::string& object, const std::string& 
 // (<grader>.own_code, written at build time).
 std::vector<std::string> defined_names(const std::string& object);
 
+// The kernels an object, a library or a program defines, by their demangled names
+// ("memory_baseline::copy_kernel(float const*, float*, unsigned long)"), from their host stubs.
+std::set<std::string> kernels_of(const std::string& file);
+
 // The names every shared library `binary` loads exports (ldd, then nm -D --defined-only).
 std::set<std::string> shared_library_exports(const std::string& binary);
 

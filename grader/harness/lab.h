@@ -25,15 +25,13 @@ struct Requirement {
   double min_percent_of_reference = 0;  // of the lab's reference, timed in the same run
 };
 
-// The textbook form of a step's idea, against which its bar is set (ladder.h): a kernel of the
-// grader's own (grader/labs/NN_topic/witness.cu) that does what the handout describes and no more,
-// with the plainest guards the lab's shapes need. The bar must admit it with a margin and still
-// reject the previous step's solution. A step whose bar is a vendor's number ("at memcpy speed")
-// has no such kernel: its reference solution is its own witness, and `is_solution` says why.
-template <typename Problem>
+// The textbook form of a step's idea, against which its bar is set (ladder.h): a kernel that does
+// what the handout describes and no more, with the plainest guards the lab's shapes need. The bar
+// must admit it with a margin and still reject the previous step's solution. It would pass the
+// step, so it is the instructor's (solutions/NN_topic/proofs/witness.cu), found by the step's id
+// (witnesses.h). A step whose bar is a vendor's number ("at memcpy speed") has no such kernel: its
+// reference solution is its own witness, and `is_solution` says why.
 struct Witness {
-  void (*launcher)(const Problem&, cudaStream_t) = nullptr;
-  std::size_t (*workspace_bytes)(const Problem&) = nullptr;  // as Step::workspace_bytes, for the witness
   const char* is_solution = nullptr;
 };
 
@@ -68,9 +66,9 @@ struct Step {
   // 0: any the workbook supports (8.0 and newer). On an older GPU the step is reported not applicable,
   // never failed: the GPU lacks the instructions, not the student the skill.
   int min_compute_capability = 0;
-  // What the bar must admit (above). Neither a launcher nor is_solution: no witness written yet, and
-  // the test "NN_topic bars admit each step's witness" fails for the step.
-  Witness<Problem> witness{};
+  // What the bar must admit (above). Without is_solution, the step's witness is the one registered
+  // for its id; none registered, the test "NN_topic bars admit each step's witness" fails for it.
+  Witness witness{};
 
   std::string name() const { return std::string(id) + " " + title; }
 };

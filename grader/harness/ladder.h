@@ -20,6 +20,7 @@
 #include "grade_step.h"
 #include "lab.h"
 #include "report.h"
+#include "witnesses.h"
 
 namespace workbook {
 
@@ -128,8 +129,9 @@ inline constexpr double kWitnessMargin = 0.05;
 template <typename Lab>
 typename Lab::Step witness_step(const typename Lab::Step& step) {
   typename Lab::Step witness = step;
-  witness.launcher = step.witness.launcher;
-  witness.workspace_bytes = step.witness.workspace_bytes;
+  const WitnessLaunch<typename Lab::Problem> launch = witness_of<typename Lab::Problem>(step.id);
+  witness.launcher = launch.launcher;
+  witness.workspace_bytes = launch.workspace_bytes;
   witness.precheck = nullptr;  // a check of the student's other deliverable (03.3's order), not of a kernel
   return witness;
 }
@@ -158,8 +160,9 @@ void check_bars_admit_witnesses() {
       MESSAGE((std::string(step.id) + "'s witness is its reference solution: " + step.witness.is_solution));
       continue;
     }
-    if (step.witness.launcher == nullptr) {
-      FAIL_CHECK((std::string(step.id) + " has no witness: nothing shows that its bar admits the textbook form of its idea"));
+    if (witness_of<typename Lab::Problem>(step.id).launcher == nullptr) {
+      FAIL_CHECK((std::string(step.id) + " has no witness (solutions/NN_topic/proofs/witness.cu registers them): "
+                  "nothing shows that its bar admits the textbook form of its idea"));
       continue;
     }
     const typename Lab::Step witness = witness_step<Lab>(step);
@@ -243,7 +246,7 @@ void calibrate(const std::string& profile_path) {
     }
     const Rung<Lab> rung = rung_of<Lab>(k);
     if (!rung.is_rung) continue;
-    const bool has_witness = step.witness.launcher != nullptr;
+    const bool has_witness = witness_of<typename Lab::Problem>(step.id).launcher != nullptr;
     const typename Lab::Step witness = witness_step<Lab>(step);
     if (has_witness)
       if (std::string wrong = failure_of([&] { return check_all_cases<Lab>(witness); }); !wrong.empty())

@@ -28,7 +28,7 @@
 // steps that need one a workspace_bytes() function: the skeleton allocates, poisons and guards it.
 // The skeleton does the rest: correctness, the guards, the inputs, the timing with its second
 // clock, the launch audit, the ceilings, the bar, the rows, and the two tests of each bar: it admits
-// the step's witness (Step::witness, the textbook form of its idea, grader/labs/NN_topic/witness.cu)
+// the step's witness (the textbook form of its idea, solutions/NN_topic/proofs/witness.cu)
 // and rejects the previous step's solution.
 //
 // The skeleton is three headers, by job: lab.h (a lab's vocabulary), grade_step.h (one step's

@@ -67,7 +67,11 @@ std::string Checkout::lab_named(const std::string& word) const {
 std::string Checkout::topic_of(const std::string& lab) const {
   std::istringstream words(read_text(root + "/labs/" + lab + "/CMakeLists.txt"));
   for (std::string word; words >> word;)
-    if (word == "TOPIC" && words >> word) return word;
+    if (word == "TOPIC" && words >> word) {
+      word.erase(std::find_if(word.begin(), word.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)) && c != '_'; }),
+                 word.end());  // "latency)" when the call ends there
+      return word;
+    }
   throw Fatal(kExitFailed, "labs/" + lab + "/CMakeLists.txt names no TOPIC");
 }
 

@@ -1,5 +1,5 @@
 // The runner's commands, one file each: grade.cpp (one grading), classroom.cpp (a submission's
-// intake, and a class), tools.cpp (list, bench, calibrate). Each takes the user's words after
+// intake, and a class), tools.cpp (list, bench, calibrate), handout.cpp (the student's copy). Each takes the user's words after
 // `./workbook COMMAND` as they were typed, checks them, builds what it needs and runs it.
 #pragma once
 
@@ -17,6 +17,7 @@ int grade_class(const Checkout& checkout, Words words);
 int list(const Checkout& checkout, Words words);
 int bench(const Checkout& checkout, Words words);
 int calibrate(const Checkout& checkout, Words words);
+int handout(const Checkout& checkout, Words words);
 
 // The scorecard and the reports asked for, and under the scorecard which bars graded (`bars`, when
 // given). Returns the exit code: 0 when every applicable step passed, 1 when one failed or a report

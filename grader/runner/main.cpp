@@ -4,9 +4,10 @@
 //   grade.cpp      grade: build each lab's grader, audit, run each step confined, the reports
 //   classroom.cpp  a submission's intake, and grade-class
 //   tools.cpp      list, bench, calibrate
+//   handout.cpp    handout: the student's copy, written and checked
 //
 //   workbook_runner COMMAND --root=DIR --preset=NAME [--caller=DIR] -- WORDS...
-//       COMMAND is grade, grade-class, list, bench or calibrate; WORDS are the user's, as
+//       COMMAND is grade, grade-class, list, bench, calibrate or handout; WORDS are the user's, as
 //       ./workbook --help documents them
 //   workbook_runner summarize --rows=FILE [--json=FILE] [--junit=FILE] [--points=FILE]
 //       the scorecard and reports of a rows file (the CPU tests use it)
@@ -62,7 +63,8 @@ int dispatch(const std::string& command, const Arguments& a) {
   checkout.results = checkout.root + "/results";
   const Words words(a.words);
   if (checkout.root.empty() || checkout.preset.empty()) {
-    if (command == "grade" || command == "grade-class" || command == "list" || command == "bench" || command == "calibrate")
+    if (command == "grade" || command == "grade-class" || command == "list" || command == "bench" || command == "calibrate" ||
+        command == "handout")
       throw Fatal(kExitUsage, "workbook_runner " + command + " needs --root and --preset (./workbook runs it)");
   }
   if (command == "grade") return grade(checkout, words);
@@ -70,7 +72,8 @@ int dispatch(const std::string& command, const Arguments& a) {
   if (command == "list") return list(checkout, words);
   if (command == "bench") return bench(checkout, words);
   if (command == "calibrate") return calibrate(checkout, words);
-  throw Fatal(kExitUsage, "workbook_runner needs a command: grade, grade-class, list, bench, calibrate or summarize (./workbook runs it)");
+  if (command == "handout") return handout(checkout, words);
+  throw Fatal(kExitUsage, "workbook_runner needs a command: grade, grade-class, list, bench, calibrate, handout or summarize (./workbook runs it)");
 }
 
 }  // namespace

@@ -20,7 +20,6 @@
 #include "baseline.h"
 #include "memory.h"
 #include "skeleton.h"
-#include "witness.h"
 
 namespace {
 
@@ -76,18 +75,17 @@ struct MemoryLab {
   static constexpr const char* kName = "02_memory";
 
   // The bars, calibrated on an H100 (solutions/02_memory/NOTES.md; the handout lists the same):
-  // each admits its step's witness (witness.cu) by 5% and rejects the previous step's reference
-  // solution ("02_memory bars" checks both). 02.5's and 02.6's are cudaMemcpy's own speed.
+  // each admits its step's witness (solutions/02_memory/proofs/witness.cu) by 5% and rejects the
+  // previous step's reference solution ("02_memory bars" checks both). 02.5's and 02.6's are
+  // cudaMemcpy's own speed.
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {
         {.id = "02.1", .title = "several floats per thread", .launcher = memory_lab::copy_several_floats,
-         .bar = {{kLowOccupancy, 1.76}}, .witness = {memory_witness::several_floats}},
-        {.id = "02.2", .title = "float2 loads", .launcher = memory_lab::copy_float2, .bar = {{kLowOccupancy, 4.07}},
-         .witness = {memory_witness::float2_loads}},
-        {.id = "02.3", .title = "float4 loads", .launcher = memory_lab::copy_float4, .bar = {{kLowOccupancy, 6.53}},
-         .witness = {memory_witness::float4_loads}},
+         .bar = {{kLowOccupancy, 1.76}}},
+        {.id = "02.2", .title = "float2 loads", .launcher = memory_lab::copy_float2, .bar = {{kLowOccupancy, 4.07}}},
+        {.id = "02.3", .title = "float4 loads", .launcher = memory_lab::copy_float4, .bar = {{kLowOccupancy, 6.53}}},
         {.id = "02.4", .title = "many float4 at low occupancy", .launcher = memory_lab::copy_many_float4,
-         .bar = {{kLowOccupancy, 9.77, 76.51}}, .witness = {memory_witness::many_float4}},
+         .bar = {{kLowOccupancy, 9.77, 76.51}}},
         {.id = "02.5", .title = "at memcpy speed", .launcher = memory_lab::copy_at_memcpy_speed, .bar = {{kFinalShape, 1.0, 98.0}},
          .witness = {.is_solution = "its bar is cudaMemcpy's own speed (98% of it): a vendor's number"}},
         // Hopper's bulk-copy engine: one warp per SM, of which one thread issues the copies.

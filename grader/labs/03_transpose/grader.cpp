@@ -23,7 +23,6 @@
 #include "oracle.h"
 #include "skeleton.h"
 #include "transpose.h"
-#include "witness.h"
 
 namespace {
 
@@ -78,15 +77,14 @@ struct TransposeLab {
   static constexpr const char* kName = "03_transpose";
 
   // The bars, calibrated on an H100 (solutions/03_transpose/NOTES.md; the handout lists the same).
-  // Each admits its step's witness (witness.cu) by 5% and rejects the previous step's reference
-  // solution, except 03.3's, an experiment, and 03.4's, cudaMemcpy's own speed ("03_transpose bars"
-  // checks both sides).
+  // Each admits its step's witness (solutions/03_transpose/proofs/witness.cu) by 5% and rejects the
+  // previous step's reference solution, except 03.3's, an experiment, and 03.4's, cudaMemcpy's own
+  // speed ("03_transpose bars" checks both sides).
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {
         {.id = "03.1", .title = "tiled through shared memory", .launcher = transpose_lab::transpose_tiled,
-         .bar = {{kBarShape, 1.88, 28.94}}, .witness = {transpose_witness::tiled}},
-        {.id = "03.2", .title = "padded tile", .launcher = transpose_lab::transpose_padded, .bar = {{kBarShape, 4.62, 70.93}},
-         .witness = {transpose_witness::padded}},
+         .bar = {{kBarShape, 1.88, 28.94}}},
+        {.id = "03.2", .title = "padded tile", .launcher = transpose_lab::transpose_padded, .bar = {{kBarShape, 4.62, 70.93}}},
         {.id = "03.3",
          .title = "diagonal block order",
          .launcher = transpose_lab::transpose_diagonal,
@@ -95,8 +93,7 @@ struct TransposeLab {
              "the diagonal order fixed partition camping on GPUs that mapped addresses to memory partitions in plain "
              "stripes; the H100 hashes addresses over its partitions, and there the diagonal order measures a few percent "
              "slower than the row order it replaces. Its bar asks only that the remapped kernel stay close to 03.2",
-         .precheck = check_diagonal_order,
-         .witness = {transpose_witness::diagonal}},
+         .precheck = check_diagonal_order},
         {.id = "03.4", .title = "at copy speed", .launcher = transpose_lab::transpose_at_copy_speed,
          .bar = {{kBarShape, 6.0, 95.0}, {kOddShape, 0, 85.0}},
          .witness = {.is_solution = "its bar is cudaMemcpy's own speed (95% of it): a vendor's number"}},

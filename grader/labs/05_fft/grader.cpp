@@ -31,7 +31,6 @@
 #include "fft.h"
 #include "oracle.h"
 #include "skeleton.h"
-#include "witness.h"
 
 namespace {
 
@@ -184,14 +183,14 @@ struct FftLab {
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {
         {.id = "05.1", .title = "2 outputs per thread", .launcher = fft_lab::fft_2_outputs_per_thread,
-         .bar = {{kBarBatch, 2.75, 20.94}}, .witness = {fft_witness::outputs_per_thread_2}},
+         .bar = {{kBarBatch, 2.75, 20.94}}},
         {.id = "05.2", .title = "4 outputs per thread", .launcher = fft_lab::fft_4_outputs_per_thread,
-         .bar = {{kBarBatch, 9.66, 73.82}}, .witness = {fft_witness::outputs_per_thread_4}},
+         .bar = {{kBarBatch, 9.66, 73.82}}},
         {.id = "05.3", .title = "8 outputs per thread", .launcher = fft_lab::fft_8_outputs_per_thread,
-         .bar = {{kBarBatch, 12.13, 92.72}}, .witness = {fft_witness::outputs_per_thread_8}},
+         .bar = {{kBarBatch, 12.13, 92.72}}},
         // As fast as 05.3, at lower occupancy: the seed's point.
         {.id = "05.4", .title = "16 outputs per thread", .launcher = fft_lab::fft_16_outputs_per_thread,
-         .bar = {{kLowOccupancyBarBatch, 12.22, 93.77}}, .witness = {fft_witness::outputs_per_thread_16}},
+         .bar = {{kLowOccupancyBarBatch, 12.22, 93.77}}},
         // cuFFT's speed from device memory, and nearer to it than 05.4 in a short call from L2.
         {.id = "05.5", .title = "at cuFFT speed", .launcher = fft_lab::fft_at_cufft_speed,
          .bar = {{kBarBatch, 12.0, 98.0}, {kL2Batch, 0.0, 82.0}},

@@ -9,8 +9,8 @@
 //
 // The bars were measured on the H100 (solutions/06_reduce_scan/NOTES.md, with the command that
 // measures them): each rejects the previous step's solution (06.5 and 06.8, experiments, excepted),
-// and each admits its witness (witness.cu) by 5% (06.6 and 06.10, CUB's own speed, are their own
-// witnesses); the tests "06_reduce_scan bars reject the previous step" and "06_reduce_scan bars
+// and each admits its witness (solutions/06_reduce_scan/proofs/witness.cu) by 5% (06.6 and 06.10,
+// CUB's own speed, are their own witnesses); the tests "06_reduce_scan bars reject the previous step" and "06_reduce_scan bars
 // admit each step's witness" check both.
 #include <doctest/doctest.h>
 
@@ -30,7 +30,6 @@
 #include "peaks.h"
 #include "reduce_scan.h"
 #include "skeleton.h"
-#include "witness.h"
 
 namespace {
 
@@ -72,37 +71,34 @@ struct ReduceScanLab {
 
   static const std::vector<Step>& steps() {
     using namespace reduce_scan_lab;
-    namespace witness = reduce_scan_witness;
     const auto sum = reduce_workspace_bytes;
-    const auto witness_sum = witness::reduce_workspace_bytes;
     const auto scan = scan_workspace_bytes;
-    const auto witness_scan = witness::scan_workspace_bytes;
     static const std::vector<Step> all = {
         {.id = "06.1", .title = "interleaved addressing, no divergence", .launcher = reduce_interleaved, .bar = {{kSumBar, 1.24}},
-         .workspace_bytes = sum, .witness = {witness::interleaved, witness_sum}},
+         .workspace_bytes = sum},
         {.id = "06.2", .title = "sequential addressing", .launcher = reduce_sequential, .bar = {{kSumBar, 1.80}},
-         .workspace_bytes = sum, .witness = {witness::sequential, witness_sum}},
+         .workspace_bytes = sum},
         {.id = "06.3", .title = "first add during load", .launcher = reduce_first_add_during_load, .bar = {{kSumBar, 2.78}},
-         .workspace_bytes = sum, .witness = {witness::first_add_during_load, witness_sum}},
+         .workspace_bytes = sum},
         {.id = "06.4", .title = "last warp by shuffles", .launcher = reduce_last_warp_shuffled, .bar = {{kSumBar, 4.42}},
-         .workspace_bytes = sum, .witness = {witness::last_warp_shuffled, witness_sum}},
+         .workspace_bytes = sum},
         {.id = "06.5", .title = "complete unrolling", .launcher = reduce_unrolled, .bar = {{kSumBar, 5.25}},
          .experiment = "complete unrolling bought Harris 41% on the G80; on the H100 the loop's few instructions hide "
                        "behind the memory latency and it buys 7%, too little for a bar that admits the textbook kernel "
                        "with room and still rejects 06.4's solution. Its bar asks only that unrolling lose nothing",
-         .workspace_bytes = sum, .witness = {witness::unrolled, witness_sum}},
+         .workspace_bytes = sum},
         {.id = "06.6", .title = "many elements per thread, one pass", .launcher = reduce_at_cub_speed,
          .bar = {{kSumBar, 6.5, 99.0}}, .workspace_bytes = sum,
          .witness = {.is_solution = "its bar is CUB's own speed (99% of DeviceReduce::Sum): a vendor's number"}},
         {.id = "06.7", .title = "Blelloch, conflict-free", .launcher = scan_blelloch, .bar = {{kScanBar, 1.04}},
-         .workspace_bytes = scan, .witness = {witness::blelloch, witness_scan}},
+         .workspace_bytes = scan},
         {.id = "06.8", .title = "Hillis-Steele by warp shuffles", .launcher = scan_hillis_steele, .bar = {{kScanBar, 1.11}},
          .experiment = "fewer barriers for more additions: on the H100 the textbook kernel (1.19x) is 6% faster than "
                        "06.7's solution (1.12x), too little for a bar that admits it with room and still rejects 06.7. "
                        "Its bar asks only that it lose nothing to 06.7",
-         .workspace_bytes = scan, .witness = {witness::hillis_steele, witness_scan}},
+         .workspace_bytes = scan},
         {.id = "06.9", .title = "register-blocked reduce-then-scan", .launcher = scan_register_blocked,
-         .bar = {{kScanBar, 1.62}}, .workspace_bytes = scan, .witness = {witness::register_blocked, witness_scan}},
+         .bar = {{kScanBar, 1.62}}, .workspace_bytes = scan},
         {.id = "06.10", .title = "single pass, decoupled look-back", .launcher = scan_decoupled_look_back,
          .bar = {{kScanBar, 2.6, 100.0}}, .workspace_bytes = scan, .blocks_wait_for_others = true,
          .witness = {.is_solution = "its bar is CUB's own speed (100% of DeviceScan::ExclusiveSum): a vendor's number"}},

@@ -2,7 +2,7 @@
 // (the mutant stage_reused_before_read) copy wrongly? Runs the mutant's kernel and its control on
 // 256 MiB, with `out` in device memory and in mapped pinned host memory (a slow destination, so
 // that stores drain slowly), and counts wrong floats over several calls.
-// Build: nvcc -std=c++20 -O3 -arch=sm_90 -Ilabs/02_memory -Iinclude -Igrader/labs/02_memory/mutants \
+// Build: nvcc -std=c++20 -O3 -arch=sm_90 -Ilabs/02_memory -Iinclude -Isolutions/02_memory/proofs/mutants \
 //          solutions/02_memory/experiments/stage_reuse.cu -o /tmp/stage_reuse
 #include <cuda_runtime.h>
 

@@ -2,6 +2,7 @@
 // handout prescribes: a 32 x 32 tile, 32 x 8 threads, each thread four rows of it; every load and
 // store guarded by the matrix's bounds.
 #include "witness.h"
+#include "witnesses.h"
 
 #include "given.cuh"  // validate(), at()
 #include "workbook/launch.cuh"
@@ -53,3 +54,12 @@ void padded(const TransposeProblem& p, cudaStream_t stream) { launch_transpose<1
 void diagonal(const TransposeProblem& p, cudaStream_t stream) { launch_transpose<1, true>(p, "witness of 03.3", stream); }
 
 }  // namespace transpose_witness
+
+// Linking this file registers each witness under its step's id (grader/harness/witnesses.h): only
+// the solution's grader links it.
+namespace {
+const bool registered = workbook::register_witnesses<transpose_lab::TransposeProblem>({
+    {"03.1", {transpose_witness::tiled}},
+    {"03.2", {transpose_witness::padded}},
+    {"03.3", {transpose_witness::diagonal}}});
+}  // namespace

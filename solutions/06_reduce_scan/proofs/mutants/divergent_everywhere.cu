@@ -1,7 +1,7 @@
 // Mutant: the baselines renamed as every step (Harris's kernel 1 for each sum, the naive
 // Hillis-Steele scan for each scan). Correct, and no faster than the baseline: every bar asks for a
 // speedup, so every step must fail on speed, not on correctness.
-#include "../baseline.h"  // the grader's baselines, linked into every grader binary
+#include "../../../../grader/labs/06_reduce_scan/baseline.h"  // the grader's baselines, linked into every grader binary
 #include "every_step.h"
 
 namespace reduce_scan_mutant {

@@ -5,6 +5,7 @@
 // Hillis-Steele by shuffles, each scanning blocks and then, the same way, the blocks' totals; and a
 // reduce-then-scan with 16 elements per thread, moved through shared memory a warp at a time.
 #include "witness.h"
+#include "witnesses.h"
 
 #include <algorithm>
 
@@ -368,3 +369,17 @@ void register_blocked(const SumProblem& p, cudaStream_t stream) {
 }
 
 }  // namespace reduce_scan_witness
+
+// Linking this file registers each witness under its step's id (grader/harness/witnesses.h): only
+// the solution's grader links it.
+namespace {
+const bool registered = workbook::register_witnesses<reduce_scan_lab::SumProblem>({
+    {"06.1", {reduce_scan_witness::interleaved, reduce_scan_witness::reduce_workspace_bytes}},
+    {"06.2", {reduce_scan_witness::sequential, reduce_scan_witness::reduce_workspace_bytes}},
+    {"06.3", {reduce_scan_witness::first_add_during_load, reduce_scan_witness::reduce_workspace_bytes}},
+    {"06.4", {reduce_scan_witness::last_warp_shuffled, reduce_scan_witness::reduce_workspace_bytes}},
+    {"06.5", {reduce_scan_witness::unrolled, reduce_scan_witness::reduce_workspace_bytes}},
+    {"06.7", {reduce_scan_witness::blelloch, reduce_scan_witness::scan_workspace_bytes}},
+    {"06.8", {reduce_scan_witness::hillis_steele, reduce_scan_witness::scan_workspace_bytes}},
+    {"06.9", {reduce_scan_witness::register_blocked, reduce_scan_witness::scan_workspace_bytes}}});
+}  // namespace

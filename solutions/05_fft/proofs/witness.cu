@@ -5,6 +5,7 @@
 // twiddle computed where it is used by given.cuh's twiddle(). No padding, no twiddle table, one
 // transform per block: what 05.5 adds is not asked of 05.1 to 05.4.
 #include "witness.h"
+#include "witnesses.h"
 
 #include "given.cuh"  // validate(), cadd, csub, cmul, times_minus_i, twiddle
 #include "workbook/launch.cuh"
@@ -142,3 +143,13 @@ void outputs_per_thread_8(const FftProblem& p, cudaStream_t stream) { launch<8>(
 void outputs_per_thread_16(const FftProblem& p, cudaStream_t stream) { launch<16>(p, "witness of 05.4", stream); }
 
 }  // namespace fft_witness
+
+// Linking this file registers each witness under its step's id (grader/harness/witnesses.h): only
+// the solution's grader links it.
+namespace {
+const bool registered = workbook::register_witnesses<fft_lab::FftProblem>({
+    {"05.1", {fft_witness::outputs_per_thread_2}},
+    {"05.2", {fft_witness::outputs_per_thread_4}},
+    {"05.3", {fft_witness::outputs_per_thread_8}},
+    {"05.4", {fft_witness::outputs_per_thread_16}}});
+}  // namespace

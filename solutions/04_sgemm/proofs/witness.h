@@ -1,7 +1,8 @@
-// The witnesses of lab 04_sgemm (grader/harness/ladder.h): each step's idea in its textbook form, as
-// the handout describes it and no more, with the plainest guards the lab's shapes need. Each bar
-// must admit its witness by 5% and reject the previous step's reference solution. The grader's own
-// code, out of the student's reach like the baseline; only the solution's grader runs them.
+// The witnesses of lab 04_sgemm (grader/harness/ladder.h): each step's idea in its textbook form,
+// as the handout describes it and no more, with the plainest guards the lab's shapes need. Each bar
+// must admit its witness by 5% and reject the previous step's reference solution. The instructor's:
+// a witness would pass its step, so it is never in a student's copy (./workbook handout). Only the
+// solution's grader links them, by step id (grader/harness/witnesses.h).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,8 @@
 // The witnesses of lab 03_transpose (grader/harness/ladder.h): each step's idea in its textbook
 // form, as the handout describes it and no more. Each bar must admit its witness by 5% and reject
-// the previous step's reference solution. The grader's own code, out of the student's reach like
-// the baseline; only the solution's grader runs them.
+// the previous step's reference solution. The instructor's: a witness would pass its step, so it is
+// never in a student's copy (./workbook handout). Only the solution's grader links them, by step id
+// (grader/harness/witnesses.h).
 #pragma once
 
 #include "transpose.h"
