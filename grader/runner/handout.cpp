@@ -2,7 +2,7 @@
 // without the instructor tree (solutions/: the reference solutions, the witnesses, the mutants,
 // the NOTES), then checked before it is called done: it holds no file of the instructor tree (by
 // path or by content), it configures and builds from scratch with none of it, its build holds the
-// starters' graders and no other, and on a GPU every step of every lab fails with its TODO.
+// starters' graders and no other, and on a GPU every step of every lab fails with a TODO.
 //
 // Why not a clone with solutions/ deleted: git's history still holds every file that was ever
 // committed (`git show HEAD~1:solutions/...`), and so does the .git folder a clone comes with.
@@ -127,24 +127,27 @@ int handout(const Checkout& checkout, Words words) {
     fail(destination, "its build holds " + std::to_string(graders.size()) + " starters' graders for " + std::to_string(checkout.labs().size()) + " labs");
   say("handout: it builds, with the " + std::to_string(graders.size()) + " starters' graders and no other");
 
-  // On a GPU, every step of every lab fails, each with its own TODO.
-  const std::string json = destination + "/results/handout.json";
-  const Outcome graded = run({{destination + "/workbook", "grade", "--json", json}, preset, destination});
+  // On a GPU, every step of every lab fails, each with a TODO of its lab.
+  const Outcome graded = run({{destination + "/workbook", "grade"}, preset, destination});
   std::ofstream(log, std::ios::app) << graded.output;
   if (graded.status == kExitNoGpu) {
-    say("handout: no GPU here, so its steps were not graded; on a GPU machine ./workbook grade in the copy fails every step with its TODO");
+    say("handout: no GPU here, so its steps were not graded; on a GPU machine ./workbook grade in the copy fails every step with a TODO");
   } else {
     std::size_t steps = 0;
     for (const std::string& lab : checkout.labs()) steps += checkout.step_ids(lab).size();
     if (graded.status != kExitFailed || graded.output.find("\n0 of " + std::to_string(steps) + " steps pass") == std::string::npos)
       fail(destination, "./workbook grade there did not fail every one of its " + std::to_string(steps) + " steps (exit " +
                             std::to_string(graded.status) + "; see " + checkout.shown(log) + ")");
-    const std::string results = read_text(json);
+    // Each step's line on the scorecard: "FAIL  06.2 sequential addressing: TODO(06.1) not implemented: ..."
+    // (a step may stop at an earlier step's TODO it needs first: 06.2 at 06.1's workspace query).
+    const std::vector<std::string> lines = lines_of(graded.output);
     for (const std::string& lab : checkout.labs())
-      for (const std::string& id : checkout.step_ids(lab))
-        if (results.find("TODO(" + id + ") not implemented") == std::string::npos)
-          fail(destination, "step " + id + " of the untouched starter does not fail with its TODO (see " + checkout.shown(log) + ")");
-    say("handout: graded on this GPU, every one of its " + std::to_string(steps) + " steps fails with its TODO");
+      for (const std::string& id : checkout.step_ids(lab)) {
+        const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with("FAIL  " + id + " "); });
+        if (line == lines.end() || line->find(": TODO(" + id.substr(0, 3)) == std::string::npos || line->find(") not implemented") == std::string::npos)
+          fail(destination, "step " + id + " of the untouched starter does not fail with a TODO of its lab (see " + checkout.shown(log) + ")");
+      }
+    say("handout: graded on this GPU, every one of its " + std::to_string(steps) + " steps fails with a TODO of its lab");
   }
   fs::remove_all(destination + "/build");
   fs::remove_all(destination + "/results");

@@ -2,7 +2,7 @@
 # ./workbook handout writes a student's copy that holds no answer: no file of the instructor tree
 # (solutions/: the reference solutions, witnesses, mutants and NOTES), by path or by content, no
 # history, and a build whose only graders are the starters'. The handout checks itself (it builds
-# the copy from scratch; with a GPU it grades it: every step must fail with its TODO); this test
+# the copy from scratch; with a GPU it grades it: every step must fail with a TODO); this test
 # checks the copy again from outside, by other means. CPU (about two minutes of building on two
 # cores); with a GPU it grades the copy too.
 #   test_handout.sh ROOT
