@@ -40,6 +40,12 @@ expect 2 "cannot write" "$root/workbook" grade --junit /nonexistent-folder/junit
 expect 2 "not a preset" env WORKBOOK_PRESET=bogus "$root/workbook" setup
 expect 2 "unknown command" "$root/workbook" frobnicate
 expect 2 "no test matches" "$root/workbook" test -L no-such-label
+# The handout's mistakes: no folder, two, one inside the checkout, one that holds something.
+mkdir -p "$scratch/not_empty" && : >"$scratch/not_empty/notes.txt"
+expect 2 "handout needs a folder" "$root/workbook" handout
+expect 2 "handout takes one folder" "$root/workbook" handout "$scratch/a" "$scratch/b"
+expect 2 "is inside this checkout" "$root/workbook" handout "$root/labs/copy"
+expect 2 "exists and is not an empty folder" "$root/workbook" handout "$scratch/not_empty"
 # The classroom commands' mistakes.
 mkdir -p "$scratch/empty_submission" "$scratch/no_class"
 echo "not a lab" >"$scratch/empty_submission/notes.txt"
