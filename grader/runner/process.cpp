@@ -1,21 +1,96 @@
 #include "process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace workbook::runner {
 
 namespace {
 
+// In the child, before exec: standard input from /dev/null, and no descriptor of the runner's but
+// the output (a grading's log, a results file opened without O_CLOEXEC): what a step's code reads
+// or writes reaches nobody's terminal or file.
+void close_inherited_descriptors() {
+  const int null = open("/dev/null", O_RDONLY);
+  if (null >= 0 && null != STDIN_FILENO) {
+    dup2(null, STDIN_FILENO);
+    close(null);
+  }
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0) return;
+#endif
+  // An older kernel: the descriptors this process has open, as /proc lists them.
+  if (DIR* open_ones = opendir("/proc/self/fd")) {
+    const int listing = dirfd(open_ones);
+    std::vector<int> descriptors;
+    while (const dirent* entry = readdir(open_ones)) {
+      const int fd = std::atoi(entry->d_name);
+      if (fd > STDERR_FILENO && fd != listing) descriptors.push_back(fd);
+    }
+    closedir(open_ones);
+    for (int fd : descriptors) close(fd);
+  }
+}
+
+// This process's children, as /proc says: after a command ends, any that are left are what the
+// command started and did not wait for, handed to us (we are their subreaper).
+std::vector<pid_t> children_left() {
+  std::vector<pid_t> children;
+  DIR* processes = opendir("/proc");
+  if (processes == nullptr) return children;
+  const pid_t me = getpid();
+  while (const dirent* entry = readdir(processes)) {
+    const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+    if (pid <= 0) continue;
+    std::ifstream stat("/proc/" + std::string(entry->d_name) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    // "pid (name) state ppid ...": the name may hold spaces and parentheses, so read after the last ')'.
+    const std::size_t after_name = line.rfind(')');
+    if (after_name == std::string::npos) continue;
+    char state = 0;
+    int parent = 0;
+    if (std::sscanf(line.c_str() + after_name + 1, " %c %d", &state, &parent) == 2 && parent == me) children.push_back(pid);
+  }
+  closedir(processes);
+  return children;
+}
+
+// Ends everything `command` left behind: each process it started that outlived it (a daemon, a
+// double fork, a new session: none escapes a subreaper) is killed and reaped, its own children in
+// turn, until none is left.
+void end_what_it_left() {
+  for (int round = 0; round < 1000; ++round) {
+    const std::vector<pid_t> left = children_left();
+    if (left.empty()) return;
+    for (pid_t pid : left) kill(pid, SIGKILL);
+    for (pid_t pid : left)
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+  }
+}
+
 // Starts `command`; its captured output, if any, goes to `take` piece by piece as it is read.
 int start_and_wait(const Command& command, const std::function<void(const char*, std::size_t)>& take) {
   if (command.argv.empty()) throw std::invalid_argument("run: no program");
+  // Whatever a command starts and leaves running is handed to us when its parent ends, not to init:
+  // so that end_what_it_left() can end it.
+  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
   int pipe_fds[2] = {-1, -1};
   const bool capture = command.output_path.empty();
   if (capture && pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -26,6 +101,7 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
     if (out < 0) _exit(127);
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
+    close_inherited_descriptors();
     if (!command.folder.empty() && chdir(command.folder.c_str()) != 0) _exit(127);
     for (const auto& [name, value] : command.env) setenv(name.c_str(), value.c_str(), 1);
     std::vector<char*> argv;
@@ -36,19 +112,34 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
     (void)!write(STDERR_FILENO, why.data(), why.size());
     _exit(127);
   }
+  int status = 0;
+  bool ended = false;
   if (capture) {
+    // Read its output as it comes. Something it left running may hold the pipe open after it ends:
+    // once it has ended, that is ended too, and the pipe then closes.
     close(pipe_fds[1]);
     char buffer[4096];
-    for (ssize_t got; (got = read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) break;
-      take(buffer, static_cast<std::size_t>(got));
+    for (;;) {
+      pollfd readable{pipe_fds[0], POLLIN, 0};
+      const int ready = poll(&readable, 1, ended ? -1 : 100);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready > 0) {
+        const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        take(buffer, static_cast<std::size_t>(got));
+      }
+      if (!ended && waitpid(pid, &status, WNOHANG) == pid) {  // checked between reads too: a writer left running never lets poll time out
+        ended = true;
+        end_what_it_left();
+      }
     }
     close(pipe_fds[0]);
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+  if (!ended)
+    while (waitpid(pid, &status, 0) < 0)
+      if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+  end_what_it_left();
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

@@ -2,11 +2,14 @@
 // step's own, in a plain file; anything else becomes one failed row that says why.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "collect.h"
 #include "process.h"
@@ -73,4 +76,32 @@ TEST_CASE("the runner starts a program with its arguments whole, and reports how
   CHECK(first == "here");
   CHECK(second == "there");
   std::filesystem::remove(out);
+}
+
+TEST_CASE("nothing a command starts outlives it: a daemon it leaves, in a session of its own, is ended with it") {
+  const std::string late = scratch_file("written_late.txt");
+  std::filesystem::remove(late);
+  const auto began = std::chrono::steady_clock::now();
+  // The daemon keeps the output pipe open, as one that wants the runner to wait for it would.
+  const Outcome left = run({{"sh", "-c", "(setsid sh -c 'sleep 2; echo late > \"$0\"' \"$0\" &) ; echo started", late}});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  CHECK(left.status == 0);
+  CHECK(left.output == "started\n");
+  CHECK(seconds < 1.5);  // not held by the daemon's copy of the pipe
+  CHECK(run({{"sh", "-c", "(setsid sh -c 'sleep 2; echo late > \"$0\"' \"$0\" > /dev/null 2>&1 &)", late}, {}, "",
+             scratch_file("daemon_output.txt")})
+            .status == 0);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  CHECK_FALSE(std::filesystem::exists(late));  // both daemons were ended before they could write
+}
+
+TEST_CASE("no descriptor of the runner reaches a command, and its standard input is empty") {
+  const std::string log = scratch_file("runner_log.txt");
+  const int inherited = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);  // as std::ofstream opens: no O_CLOEXEC
+  REQUIRE(inherited > 2);
+  const std::string fd = std::to_string(inherited);
+  CHECK(run({{"sh", "-c", "if [ -e /proc/self/fd/" + fd + " ]; then echo open; else echo closed; fi"}}).output == "closed\n");
+  CHECK(run({{"sh", "-c", "readlink /proc/self/fd/0"}}).output == "/dev/null\n");
+  close(inherited);
+  std::filesystem::remove(log);
 }
