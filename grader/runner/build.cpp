@@ -60,9 +60,14 @@ void Build::show_errors() const {
   const std::vector<std::string> lines = lines_of(read_text(log()));
   static const std::regex error("error|FAILED");
   std::vector<std::string> shown;
+  // Each error line and the three after it, once: windows that overlap are merged, not repeated.
+  std::size_t shown_until = 0;
   for (std::size_t i = 0; i < lines.size() && shown.size() < 40; ++i)
     if (std::regex_search(lines[i], error))
-      for (std::size_t j = i; j < std::min(lines.size(), i + 4) && shown.size() < 40; ++j) shown.push_back(lines[j]);
+      for (std::size_t j = std::max(i, shown_until); j < std::min(lines.size(), i + 4) && shown.size() < 40; ++j) {
+        shown.push_back(lines[j]);
+        shown_until = j + 1;
+      }
   if (shown.empty())
     for (std::size_t i = lines.size() > 40 ? lines.size() - 40 : 0; i < lines.size(); ++i) shown.push_back(lines[i]);
   for (const std::string& line : shown) std::cerr << line << '\n';

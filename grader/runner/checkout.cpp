@@ -58,9 +58,11 @@ std::string Checkout::lab_named(const std::string& word) const {
     if (word == lab || word == lab.substr(0, 2)) return lab;
     all += lab + " ";
   }
+  // "4" or "4.1" for lab 04: the hint only when there is such a lab ("7" names none).
   std::string hint;
   if (std::regex_match(word, std::regex("[0-9]")) || std::regex_match(word, std::regex("[0-9]\\.[0-9]+")))
-    hint = " (did you mean 0" + word + "?)";
+    for (const std::string& lab : labs())
+      if (lab.substr(0, 2) == "0" + word.substr(0, 1)) hint = " (did you mean 0" + word + "?)";
   throw Fatal(kExitUsage, "no lab '" + word + "'" + hint + ". The labs are: " + all);
 }
 

@@ -25,8 +25,9 @@ fi
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 04 --json both.json) >"$copy/two.log" 2>&1 || status=$?
 if [ "$status" -eq 77 ] && grep -q '04_sgemm does not compile' "$copy/both.json" && grep -q '02.1 several floats' "$copy/both.json" &&
-   grep -q "04_sgemm did not compile" "$copy/two.log" && grep -q "sgemm.cu.*error" "$copy/two.log"; then
-  echo "ok: grade 02 04 reports lab 04 as not compiling, shows why, and keeps lab 02"
+   grep -q "04_sgemm did not compile" "$copy/two.log" && grep -q "sgemm.cu.*error" "$copy/two.log" &&
+   [ "$(grep -c "this is not C++" "$copy/two.log")" -le "$(grep -c "this is not C++" "$copy/results/build.log")" ]; then
+  echo "ok: grade 02 04 reports lab 04 as not compiling, shows why (each compiler line once), and keeps lab 02"
 else
   echo "FAIL: grade 02 04 exited $status:"; tail -n 15 "$copy/two.log"; failures=$((failures + 1))
 fi

@@ -31,6 +31,15 @@ in_folder() { local folder=$1; shift; (cd "$folder" && "$@"); }
 expect 2 "no lab '99'" "$root/workbook" grade 99
 expect 2 "no lab '2' (did you mean 02?)" "$root/workbook" grade 2
 expect 2 "no lab '4.1' (did you mean 04.1?)" "$root/workbook" grade 4.1
+# No hint toward a lab that does not exist: there is no 07.
+if "$root/workbook" grade 7 2>&1 | grep -q "did you mean"; then
+  echo "FAIL: grade 7 suggests a lab that does not exist"; failures=$((failures + 1))
+else
+  echo "ok: grade 7 suggests no lab that does not exist"
+fi
+# --help or -h after a command is a request for the usage, not a mistake.
+expect 0 "usage: ./workbook <command>" "$root/workbook" grade --help
+expect 0 "usage: ./workbook <command>" "$root/workbook" calibrate -h
 expect 2 "no lab '99'" in_folder "$root/labs/04_sgemm" ../../workbook grade 99
 expect 2 "from 0 to 18446744073709551615" "$root/workbook" grade --seed 99999999999999999999
 expect 2 "not ''" "$root/workbook" grade --seed=
