@@ -321,11 +321,15 @@ Points read_points(const std::string& path) {
 
 // https://gradescope-autograders.readthedocs.io/en/latest/specs/ : one test per step, each worth
 // what the points file says (one point by default), a total, and a leaderboard.
-void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points) {
+void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points, const std::string& seed) {
   const std::vector<StepVerdict> all = verdicts(rows);
   double score = 0;
   for (const StepVerdict& v : all) score += points.score(v);
-  out << "{\n  \"score\": " << fixed(score, 2) << ",\n  \"tests\": [\n";
+  out << "{\n  \"score\": " << fixed(score, 2) << ",\n";
+  if (!seed.empty())
+    out << "  \"output\": \"" << json_escape("graded with seed " + seed + ": ./workbook grade --seed " + seed + " replays the same inputs")
+        << "\",\n";
+  out << "  \"tests\": [\n";
   for (std::size_t i = 0; i < all.size(); ++i) {
     const StepVerdict& v = all[i];
     const double earned = points.score(v);
@@ -390,14 +394,14 @@ std::string csv_field(const std::string& text) {
 }  // namespace
 
 void append_class_csv(const std::string& path, const std::string& student, const std::vector<StepRow>& rows,
-                      const Points& points) {
+                      const Points& points, const std::string& seed) {
   bool fresh = true;
   if (std::ifstream existing(path); existing) fresh = existing.peek() == std::ifstream::traits_type::eof();
   std::ofstream out(path, std::ios::app);
   if (!out) throw std::runtime_error("cannot write " + path);
   if (fresh)
     out << "student,lab,step,verdict,score,max_score,measured_at,time_ms,rate,rate_unit,percent_of_reference,reference,"
-           "speedup,reason\n";
+           "speedup,reason,seed\n";
   std::map<std::pair<std::string, std::string>, const StepRow*> first_judged;
   for (const StepRow& row : rows)
     if (row.judged()) first_judged.try_emplace({row.lab, row.step}, &row);
@@ -412,15 +416,15 @@ void append_class_csv(const std::string& path, const std::string& student, const
         << fixed(points.score(v), 2) << ',' << fixed(points.max_score(v), 2) << ',' << csv_field(row.measured_at) << ','
         << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(row.rate_unit) << ','
         << number(row.percent_of_peak) << ',' << csv_field(row.reference) << ',' << number(row.speedup) << ','
-        << csv_field(v.summary) << '\n';
+        << csv_field(v.summary) << ',' << csv_field(seed) << '\n';
   }
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why) {
+void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why, const std::string& seed) {
   append_class_csv(path, student, {}, {});  // the header, when the file is new
   std::ofstream out(path, std::ios::app);
-  out << csv_field(student) << ",,,FAIL,0,,,,,,,,," << csv_field(why) << '\n';
+  out << csv_field(student) << ",,,FAIL,0,,,,,,,,," << csv_field(why) << ',' << csv_field(seed) << '\n';
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 

@@ -104,16 +104,19 @@ inline constexpr std::size_t kScorecardColumns = 100;
 void print_table(std::ostream& out, const std::vector<StepRow>& rows, Table table = Table::kFull);
 // Gradescope's results.json: one test per step with its score, the total, and a leaderboard entry
 // per lab (its last step's % of the lab's reference, 0 when it was not timed).
-void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points = {});
+// `seed`, when given, is said at the top ("output"): the run it came from can be replayed.
+void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points = {},
+                           const std::string& seed = "");
 void write_junit(std::ostream& out, const std::vector<StepRow>& rows);
 // Appends one line per step of `rows` to the class CSV at `path` (its header first, when the file is
 // new or empty): the student, the lab, the step, the verdict, the score and what was measured at
-// the bar's first condition. Throws if it cannot write.
+// the bar's first condition, and last the seed the class was graded with. Throws if it cannot write.
 void append_class_csv(const std::string& path, const std::string& student, const std::vector<StepRow>& rows,
-                      const Points& points);
+                      const Points& points, const std::string& seed = "");
 
 // One line for a student whose submission gave no rows at all (refused, or not a submission): why.
-void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why);
+void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why,
+                           const std::string& seed = "");
 
 std::string json_escape(const std::string& text);
 

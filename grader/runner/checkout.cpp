@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -62,7 +63,7 @@ std::string Checkout::lab_named(const std::string& word) const {
   std::string hint;
   if (std::regex_match(word, std::regex("[0-9]")) || std::regex_match(word, std::regex("[0-9]\\.[0-9]+")))
     for (const std::string& lab : labs())
-      if (lab.substr(0, 2) == "0" + word.substr(0, 1)) hint = " (did you mean 0" + word + "?)";
+      if (lab[0] == '0' && lab[1] == word[0]) hint = std::string(" (did you mean 0").append(word).append("?)");
   throw Fatal(kExitUsage, "no lab '" + word + "'" + hint + ". The labs are: " + all);
 }
 
@@ -160,6 +161,13 @@ std::string checked_seed(const std::string& text) {
   if (used == 0 || used != text.size())
     throw Fatal(kExitUsage, "--seed takes a whole number from 0 to 18446744073709551615, not '" + text + "'");
   return std::to_string(std::stoull(text));
+}
+
+std::string drawn_seed() {
+  std::ifstream entropy("/dev/urandom", std::ios::binary);
+  std::uint32_t drawn = 0;
+  entropy.read(reinterpret_cast<char*>(&drawn), sizeof drawn);
+  return std::to_string(drawn);
 }
 
 }  // namespace workbook::runner

@@ -146,11 +146,14 @@ std::string first_error(const std::string& console) {
 int grade_class(const Checkout& checkout, Words words) {
   std::string dir, points_path = checkout.root + "/classroom/points.conf";
   std::vector<std::string> labs, passed_on;  // passed_on: the options each grading takes as they are
+  std::string seed;
   for (std::string word; words.next(word);) {
     if (word == "--points") {
       points_path = checkout.from_caller(words.value("a file"));
       if (!std::ifstream(points_path)) throw Fatal(kExitUsage, "--points: cannot read " + points_path);
-    } else if (word == "--seed" || word == "--timeout") {
+    } else if (word == "--seed") {
+      seed = checked_seed(words.value("a value"));
+    } else if (word == "--timeout") {
       passed_on.insert(passed_on.end(), {word, words.value("a value")});
     } else if (word == "--no-device-trace") {
       passed_on.push_back(word);
@@ -186,7 +189,11 @@ int grade_class(const Checkout& checkout, Words words) {
     std::cout << line << std::endl;
     summary << line << '\n';
   };
+  // One seed for the whole class: every student's kernels see the same inputs and drawn sizes.
+  if (seed.empty()) seed = drawn_seed();
+  passed_on.insert(passed_on.end(), {"--seed", seed});
   say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in results/class/NAME/");
+  line_out("seed " + seed + " for every submission (./workbook grade-class " + dir + " --seed " + seed + " replays it)");
   bool no_gpu = false;
   for (const std::string& entry : entries) {
     const std::optional<std::string> name = submission_name(entry);
@@ -241,11 +248,11 @@ int grade_class(const Checkout& checkout, Words words) {
     line_out(text.str());
     if (total == 0) {  // nothing graded: the class CSV and results.json still say why
       const std::string why = "not graded: " + (note.empty() ? "see results/class/" + *name + "/grade.txt" : note);
-      append_class_csv_note(csv, *name, why);
+      append_class_csv_note(csv, *name, why, seed);
       if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)
         write_not_graded_json(own + "/results.json", why);
     } else {
-      append_class_csv(csv, *name, rows, points);
+      append_class_csv(csv, *name, rows, points, seed);
     }
   }
   say("class table: results/class/summary.txt; every step: results/class/class.csv; per student: results/class/NAME/");

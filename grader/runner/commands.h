@@ -20,10 +20,10 @@ int calibrate(const Checkout& checkout, Words words);
 int handout(const Checkout& checkout, Words words);
 
 // The scorecard and the reports asked for, and under the scorecard which bars graded (`bars`, when
-// given). Returns the exit code: 0 when every applicable step passed, 1 when one failed or a report
+// given); results.json says the `seed`, when given. Returns the exit code: 0 when every applicable step passed, 1 when one failed or a report
 // could not be written.
 int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
-              const std::string& points_path, bool quiet = false, const std::string& bars = "");
+              const std::string& points_path, bool quiet = false, const std::string& bars = "", const std::string& seed = "");
 
 // A submission taken in: unpacked into results/submissions/NAME, each lab's file in taken/.
 struct Submission {

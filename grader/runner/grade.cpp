@@ -132,13 +132,6 @@ Request read_request(const Checkout& checkout, Words words) {
   return r;
 }
 
-// A seed drawn from the machine's entropy, for a run that was not given one.
-std::string drawn_seed() {
-  std::ifstream entropy("/dev/urandom", std::ios::binary);
-  std::uint32_t drawn = 0;
-  entropy.read(reinterpret_cast<char*>(&drawn), sizeof drawn);
-  return std::to_string(drawn);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Confinement: as root, each step runs as an unprivileged user, in a working folder of its own.
@@ -310,7 +303,7 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
 }  // namespace
 
 int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
-              const std::string& points_path, bool quiet, const std::string& bars) {
+              const std::string& points_path, bool quiet, const std::string& bars, const std::string& seed) {
   Points points;
   if (!points_path.empty()) points = read_points(points_path);
   if (!quiet) {
@@ -329,7 +322,7 @@ int summarize(const std::vector<StepRow>& rows, const std::string& json, const s
       written = false;
     }
   };
-  if (!json.empty()) write(json, [&](std::ostream& out) { write_gradescope_json(out, rows, points); });
+  if (!json.empty()) write(json, [&](std::ostream& out) { write_gradescope_json(out, rows, points, seed); });
   if (!junit.empty()) write(junit, [&](std::ostream& out) { write_junit(out, rows); });
   if (!written) return kExitFailed;
   for (const StepVerdict& v : verdicts(rows))
@@ -427,7 +420,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   const auto finish = [&] {
     append_rows(g.rows_path, g.rows);
-    return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars);
+    return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed);
   };
   std::ofstream(g.rows_path, std::ios::trunc).close();
   if (graded_labs.empty()) return finish();  // nothing left to run: the verdicts are known without a GPU

@@ -68,6 +68,12 @@ mkdir -p "$root/results/submissions/front-door-keep" "$scratch/odd_class/.hidden
 : >"$scratch/.zip"; : >"$scratch/odd_class/.zip"
 expect 2 "gives no name to keep its results under" "$root/workbook" grade --submission "$scratch/.zip"
 expect 0 "not graded: its name gives no student" "$root/workbook" grade-class "$scratch/odd_class"
+# One seed for the whole class, drawn when none is given, said first in the summary.
+if head -n 1 "$root/results/class/summary.txt" | grep -qE '^seed [0-9]+ for every submission .*--seed [0-9]+'; then
+  echo "ok: grade-class draws one seed for the class and says it first in the summary"
+else
+  echo "FAIL: grade-class's summary does not begin with the class's seed"; failures=$((failures + 1))
+fi
 [ "$(grep -c "not graded: its name gives no student" "$root/results/class/summary.txt")" -eq 3 ] ||
   { echo "FAIL: grade-class did not refuse .zip, .hidden and a name with a newline, each whole"; failures=$((failures + 1)); }
 if [ -d "$root/results/submissions/front-door-keep" ]; then

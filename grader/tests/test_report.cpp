@@ -137,6 +137,10 @@ TEST_CASE("Gradescope results.json: one test per step, escaped output, a total a
   CHECK(json.find("said \\\"no\\\"\\\\") != std::string::npos);
   CHECK(json.find("\"leaderboard\": [{\"name\": \"02_memory 02.2, % of cudaMemcpy\", \"value\": 70.5}]") != std::string::npos);
   CHECK(json_escape("a\nb\x01") == "a\\nb\\u0001");
+  CHECK(json.find("seed") == std::string::npos);  // said only when the grading knows it
+  std::ostringstream seeded;
+  write_gradescope_json(seeded, {judged("02.1", "PASS")}, {}, "7");
+  CHECK(seeded.str().find("\"output\": \"graded with seed 7: ./workbook grade --seed 7 replays the same inputs\",") != std::string::npos);
 }
 
 namespace {
@@ -179,7 +183,7 @@ TEST_CASE("the class CSV: a header once, then one line per step and student") {
   const std::string path = (std::filesystem::temp_directory_path() / "workbook-class-test.csv").string();
   std::filesystem::remove(path);
   append_class_csv(path, "ada", {judged("02.1", "PASS")}, Points{});
-  append_class_csv(path, "bob, jr", {judged("02.1", "FAIL", "speedup 1.5x")}, Points{});
+  append_class_csv(path, "bob, jr", {judged("02.1", "FAIL", "speedup 1.5x")}, Points{}, "2026");
   std::ifstream in(path);
   std::string header, first, second, extra;
   std::getline(in, header);
@@ -188,6 +192,8 @@ TEST_CASE("the class CSV: a header once, then one line per step and student") {
   CHECK(header.rfind("student,lab,step,verdict,score,max_score,", 0) == 0);
   CHECK(first.rfind("ada,02_memory,02.1,PASS,1.00,1.00,occupancy 6.25%,0.2500,2100.0000,GB/s,70.5000,cudaMemcpy,3.2500,", 0) == 0);
   CHECK(second.rfind("\"bob, jr\",02_memory,02.1,\"FAIL (correct, below the bar)\",0.00,1.00,", 0) == 0);
+  CHECK(header.ends_with(",reason,seed"));
+  CHECK(second.ends_with(",2026"));  // the seed the class was graded with, last
   CHECK_FALSE(std::getline(in, extra));
 }
 
