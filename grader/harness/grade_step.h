@@ -464,6 +464,8 @@ void list_steps() {
     if (step.min_compute_capability > 0)
       std::cout << " [compute capability " << step.min_compute_capability / 10 << '.' << step.min_compute_capability % 10
                 << " and newer]";
+    // An experiment's idea buys too little on this hardware for a bar on both sides (lab.h).
+    if (step.experiment != nullptr) std::cout << " [an experiment: a floor]";
     std::cout << '\n';
   }
 }

@@ -37,6 +37,13 @@ if "$root/workbook" grade 7 2>&1 | grep -q "did you mean"; then
 else
   echo "ok: grade 7 suggests no lab that does not exist"
 fi
+# list marks the experiments, whose bars are floors: 03.3, 06.5 and 06.8, and no other step.
+marked=$("$root/workbook" list 2>/dev/null | grep "\[an experiment" | awk '{ print $1 }' | tr '\n' ' ')
+if [ "$marked" = "03.3 06.5 06.8 " ]; then
+  echo "ok: list marks the experiments 03.3, 06.5 and 06.8"
+else
+  echo "FAIL: list marks as experiments: '$marked' (want 03.3 06.5 06.8)"; failures=$((failures + 1))
+fi
 # --help or -h after a command is a request for the usage, not a mistake.
 expect 0 "usage: ./workbook <command>" "$root/workbook" grade --help
 expect 0 "usage: ./workbook <command>" "$root/workbook" calibrate -h
