@@ -21,10 +21,10 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <iterator>
-#include <set>
 #include <iostream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 

@@ -424,39 +424,39 @@ Allowance read_allowance(const std::string& path) {
   return allowance;
 }
 
+namespace {
+
+// The device names of the kernels whose host stubs `mangled` names. nvcc names each kernel's host
+// stub "__device_stub_" + the kernel's device name, inside a name of its own
+// ("_Z99__device_stub__ZN...", or a guard variable's "_ZGVZL108__device_stub__..."): the device name
+// is what the trace reports. The host function of a kernel template in an anonymous namespace is
+// mangled with an 'L' the device name lacks, so it alone would not match; a template's stub may be
+// inlined, but its statics stay.
+void add_stub_kernels(const std::string& mangled, std::set<std::string>& kernels) {
+  static const std::regex stub(R"((\d+)__device_stub_)");
+  const std::size_t prefix = std::string("__device_stub_").size();
+  for (auto m = std::sregex_iterator(mangled.begin(), mangled.end(), stub); m != std::sregex_iterator(); ++m) {
+    const std::size_t length = std::stoul((*m)[1]), at = static_cast<std::size_t>(m->position(0) + (*m)[1].length());
+    if (length > prefix && at + length <= mangled.size()) kernels.insert(mangled.substr(at + prefix, length - prefix));
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> defined_names(const std::string& object) {
   std::set<std::string> names;
-  // nvcc names each kernel's host stub "__device_stub_" + the kernel's device name, inside a name
-  // of its own ("_Z99__device_stub__ZN...", or a guard variable's "_ZGVZL108__device_stub__..."):
-  // the device name is what the trace reports. The host function of a kernel template in an
-  // anonymous namespace is mangled with an 'L' the device name lacks, so it alone would not match.
-  const std::regex stub(R"((\d+)__device_stub_)");
   for (const Symbol& symbol : symbols_of(object)) {
     if (is_import(symbol.type)) continue;
     names.insert(symbol.mangled);
-    for (auto m = std::sregex_iterator(symbol.mangled.begin(), symbol.mangled.end(), stub); m != std::sregex_iterator(); ++m) {
-      const std::size_t length = std::stoul((*m)[1]), at = static_cast<std::size_t>(m->position(0) + (*m)[1].length());
-      const std::size_t prefix = std::string("__device_stub_").size();
-      if (length > prefix && at + length <= symbol.mangled.size()) names.insert(symbol.mangled.substr(at + prefix, length - prefix));
-    }
+    add_stub_kernels(symbol.mangled, names);
   }
   return {names.begin(), names.end()};
 }
 
 std::set<std::string> kernels_of(const std::string& file) {
-  // A kernel's host stub, and the statics nvcc gives it, carry "<length>__device_stub_" + the
-  // kernel's own mangled name (defined_names() above): a template's stub may be inlined, its
-  // statics stay.
-  const std::regex stub(R"((\d+)__device_stub_)");
-  const std::size_t prefix = std::string("__device_stub_").size();
   std::set<std::string> mangled;
-  for (const Symbol& symbol : symbols_of(file)) {
-    if (is_import(symbol.type)) continue;
-    for (auto m = std::sregex_iterator(symbol.mangled.begin(), symbol.mangled.end(), stub); m != std::sregex_iterator(); ++m) {
-      const std::size_t length = std::stoul((*m)[1]), at = static_cast<std::size_t>(m->position(0) + (*m)[1].length());
-      if (length > prefix && at + length <= symbol.mangled.size()) mangled.insert(symbol.mangled.substr(at + prefix, length - prefix));
-    }
-  }
+  for (const Symbol& symbol : symbols_of(file))
+    if (!is_import(symbol.type)) add_stub_kernels(symbol.mangled, mangled);
   const std::vector<std::string> names = demangle({mangled.begin(), mangled.end()});
   return {names.begin(), names.end()};
 }

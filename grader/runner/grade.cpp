@@ -132,7 +132,6 @@ Request read_request(const Checkout& checkout, Words words) {
   return r;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Confinement: as root, each step runs as an unprivileged user, in a working folder of its own.
 
