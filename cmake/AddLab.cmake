@@ -21,8 +21,10 @@
 #   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
 #   only where solutions/ is (never in a student's copy or a submission's build):
 #   lab<NN_topic>_solution    solutions/NN_topic/<topic>.cu, and grade_<NN_topic>_solution, which
-#                             also links the witnesses, lab<NN_topic>_witness (proofs/witness.cu: the
-#                             textbook form of each step's idea, registered by step id, witnesses.h)
+#                             also links lab<NN_topic>_proofs, every .cu directly in proofs/: the
+#                             witnesses (witness.cu: the textbook form of each step's idea, registered
+#                             by step id, witnesses.h) and a lab's reference measurements
+#                             (reference_values.h: lab 01's latencies)
 #   lab<NN_topic>_mutant_<name>   proofs/mutants/<name>.cu, and its grader
 #   Every target of an implementation is written to the lab's own build folder (labs/NN_topic/),
 #   where ./workbook finds the graders and the audits find the objects.
@@ -177,14 +179,18 @@ function(add_lab_proofs lab)
   set(allowance "${root}/grader/labs/${lab}/host_code.allowed")
   set(gpu_code "${lab_build_folder}/gpu_code.architectures")
 
-  # The witnesses: the textbook form of each step's idea, which its bar must admit (ladder.h). Their
-  # launchers register themselves by step id when linked (witnesses.h): only the solution's grader
-  # links them, whole, and only there are their kernels counted as the candidate's own.
-  if(EXISTS "${proofs}/witness.cu")
-    add_library(${id}_witness STATIC "${proofs}/witness.cu")
-    target_link_libraries(${id}_witness PUBLIC ${id}_interface)
-    target_include_directories(${id}_witness PRIVATE "${root}/grader/harness")  # witnesses.h
-    _set_lab_gpu_code(${id}_witness)
+  # What the solution's grader links of the proofs, every .cu directly in proofs/: the witnesses, the
+  # textbook form of each step's idea, which its bar must admit (ladder.h), and a lab's reference
+  # measurements (lab 01's latencies, reference_values.h). Each registers itself when linked
+  # (witnesses.h, reference_values.h): only the solution's grader links them, whole, and only there
+  # are their kernels counted as the candidate's own.
+  file(GLOB linked_proofs CONFIGURE_DEPENDS "${proofs}/*.cu")
+  if(linked_proofs)
+    add_library(${id}_proofs STATIC ${linked_proofs})
+    target_link_libraries(${id}_proofs PUBLIC ${id}_interface)
+    # The lab's grading folder first: its check.h, not the harness's.
+    target_include_directories(${id}_proofs PRIVATE "${root}/grader/labs/${lab}" "${root}/grader/harness")
+    _set_lab_gpu_code(${id}_proofs)
   endif()
   _add_lab_implementation(${lab} solution "${root}/solutions/${lab}/${LAB_TOPIC}.cu" pass)
   set(wide_args "")
@@ -407,9 +413,9 @@ function(_build_lab_implementation lab kind source)
   # function or template instance, the linker keeps the first, so the grader's code runs its own.
   target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_baseline workbook_harness
                         workbook_core workbook_lab_support ${id}_${kind})
-  if(kind STREQUAL "solution" AND TARGET ${id}_witness)
-    # Whole: nothing calls a witness by name, its file registers them (witnesses.h) when linked.
-    target_link_libraries(grade_${lab}_${kind} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${id}_witness>")
+  if(kind STREQUAL "solution" AND TARGET ${id}_proofs)
+    # Whole: nothing calls a proof by name, its file registers it (witnesses.h, reference_values.h) when linked.
+    target_link_libraries(grade_${lab}_${kind} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${id}_proofs>")
   endif()
   # Every implementation's library and grader in the lab's own build folder, the instructor tree's
   # too: ./workbook runs build/<preset>/labs/NN_topic/grade_NN_topic_<kind> and audits its library there.
@@ -422,8 +428,8 @@ function(_build_lab_implementation lab kind source)
   if(TARGET ${id}_given)
     list(APPEND own_code "$<TARGET_FILE:${id}_given>")
   endif()
-  if(kind STREQUAL "solution" AND TARGET ${id}_witness)  # its bars tests run the witnesses as candidates
-    list(APPEND own_code "$<TARGET_FILE:${id}_witness>")
+  if(kind STREQUAL "solution" AND TARGET ${id}_proofs)  # its bars tests run the witnesses as candidates
+    list(APPEND own_code "$<TARGET_FILE:${id}_proofs>")
   endif()
   add_custom_command(TARGET grade_${lab}_${kind} POST_BUILD
     COMMAND workbook_audit defines "--write=$<TARGET_FILE:grade_${lab}_${kind}>.own_code" ${own_code}

@@ -19,6 +19,7 @@
 
 #include "grade_step.h"
 #include "lab.h"
+#include "reference_values.h"
 #include "report.h"
 #include "witnesses.h"
 
@@ -236,6 +237,7 @@ void calibrate(const std::string& profile_path) {
   std::ofstream out(profile_path, std::ios::app);
   if (!out) throw std::runtime_error("cannot write " + profile_path);
   out << "# " << Lab::kName << '\n';
+  write_reference_values(Lab::kName, out);  // what its measurement steps are compared with, if any
   const auto& steps = Lab::steps();
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const typename Lab::Step& step = steps[k];

@@ -139,12 +139,12 @@ void grade_started_step() {
   step.grade(step.id.c_str());
 }
 
-// The ladder's tests of each lab's bars (register_ladder_tests), by test case name, run the same way.
-std::map<std::string, LadderTest>& registered_ladder_tests() {
-  static std::map<std::string, LadderTest> tests;
+// A lab's tests that grade no step (register_lab_test: its bars tests, ...), by test case name, run the same way.
+std::map<std::string, LabTest>& registered_lab_tests() {
+  static std::map<std::string, LabTest> tests;
   return tests;
 }
-void run_started_ladder_test() { registered_ladder_tests().at(started_test_case())(); }
+void run_started_lab_test() { registered_lab_tests().at(started_test_case())(); }
 
 // `--step=02.1,02.3` as doctest's filter of those steps' test cases, by their whole names (doctest
 // splits a filter at commas, and "06.8 Blelloch, conflict-free" has one: escaped).
@@ -365,19 +365,21 @@ bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFu
   return true;
 }
 
-bool register_ladder_tests(const char* lab, LadderTest rejects_previous, LadderTest admits_witnesses) {
+bool register_lab_test(const char* lab, const std::string& suite, const std::string& title, LabTest test) {
   static std::deque<std::string> names;  // doctest keeps the pointers of a test case's name and suite
-  const char* suite = names.emplace_back(std::string(lab) + " bars").c_str();
-  int line = 0;
-  for (const auto& [title, test] : {std::pair{"bars reject the previous step", rejects_previous},
-                                    std::pair{"bars admit each step's witness", admits_witnesses}}) {
-    const std::string& name = names.emplace_back(std::string(lab) + " " + title);
-    registered_ladder_tests()[name] = test;
-    doctest::detail::regTest(doctest::detail::TestCase(run_started_ladder_test, "ladder", ++line,
-                                                       doctest::detail::TestSuite() * suite) *
-                             name.c_str());
-  }
+  static int line = 0;
+  const char* suite_name = names.emplace_back(std::string(lab) + " " + suite).c_str();
+  const std::string& name = names.emplace_back(std::string(lab) + " " + title);
+  registered_lab_tests()[name] = test;
+  doctest::detail::regTest(doctest::detail::TestCase(run_started_lab_test, "lab tests", ++line,
+                                                     doctest::detail::TestSuite() * suite_name) *
+                           name.c_str());
   return true;
+}
+
+bool register_ladder_tests(const char* lab, LabTest rejects_previous, LabTest admits_witnesses) {
+  return register_lab_test(lab, "bars", "bars reject the previous step", rejects_previous) &&
+         register_lab_test(lab, "bars", "bars admit each step's witness", admits_witnesses);
 }
 
 bool register_listing(const char* lab, ListFunction function) {
@@ -395,23 +397,31 @@ bool register_calibration(const char* lab, CalibrateFunction function) {
   return true;
 }
 
-std::map<std::string, std::vector<Session::CalibratedBar>> read_bars_profile(const std::string& path) {
-  std::map<std::string, std::vector<Session::CalibratedBar>> bars;
+BarsProfile read_bars_profile(const std::string& path) {
+  BarsProfile profile;
   for (const auto& [number, line] : config_lines(path, "bars profile")) {
     std::istringstream fields(line);
     std::string step, extra;
     fields >> step;
+    if (step == "reference") {
+      std::string key;
+      double value = 0;
+      if (!(fields >> key >> value) || !(value > 0) || (fields >> extra))
+        throw std::invalid_argument(path + ":" + std::to_string(number) + ": a reference line is reference KEY VALUE (VALUE > 0)");
+      profile.reference_values[key] = value;
+      continue;
+    }
     std::size_t index = 0;
     Session::CalibratedBar bar;
     if (!(fields >> index >> bar.min_speedup >> bar.min_percent_of_reference) || index == 0 || bar.min_speedup < 0 ||
         bar.min_percent_of_reference < 0 || (fields >> extra))
       throw std::invalid_argument(path + ":" + std::to_string(number) +
                                   ": a line is STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE (INDEX from 1)");
-    std::vector<Session::CalibratedBar>& of_step = bars[step];
+    std::vector<Session::CalibratedBar>& of_step = profile.bars[step];
     if (of_step.size() < index) of_step.resize(index);
     of_step[index - 1] = bar;
   }
-  return bars;
+  return profile;
 }
 
 }  // namespace workbook
@@ -452,7 +462,9 @@ int main(int argc, char** argv) {
 
   if (!options.bars_path.empty()) {
     try {
-      session().calibrated_bars = read_bars_profile(options.bars_path);
+      BarsProfile profile = read_bars_profile(options.bars_path);
+      session().calibrated_bars = std::move(profile.bars);
+      session().reference_values = std::move(profile.reference_values);
     } catch (const std::exception& error) {
       std::cerr << "error: " << error.what() << '\n';
       return 2;
@@ -490,7 +502,9 @@ int main(int argc, char** argv) {
     const std::string profile = std::string(WORKBOOK_ROOT) + "/classroom/bars/" + bars_profile_file(device_facts().name);
     if (std::ifstream(profile).good()) {
       try {
-        session().calibrated_bars = read_bars_profile(profile);
+        BarsProfile read = read_bars_profile(profile);
+        session().calibrated_bars = std::move(read.bars);
+        session().reference_values = std::move(read.reference_values);
       } catch (const std::exception& error) {
         std::cerr << "error: " << error.what() << '\n';
         return 2;

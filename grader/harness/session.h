@@ -44,6 +44,9 @@ struct Session {
     double min_percent_of_reference = 0;
   };
   std::map<std::string, std::vector<CalibratedBar>> calibrated_bars;
+  // The same profile's reference values (its "reference KEY VALUE" lines): what a measurement step
+  // is compared with on this GPU in place of the lab's built-in H100 value (reference_values.h).
+  std::map<std::string, double> reference_values;
   // The compute capability steps are graded for (90 for Hopper): the GPU's own, or lower with
   // --as-compute-capability=NN, which shows what an older GPU reports without one. A step that needs
   // more (Step::min_compute_capability) is reported not applicable, neither passed nor failed.
@@ -81,11 +84,15 @@ struct StepName {
 };
 bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFunction grade);
 
+// A test of a lab that grades no step: the test case "NN_topic TITLE", in the test suite
+// "NN_topic SUITE". Such tests run on the reference solution's grader only (CTest discovers only
+// the "NN.k" step test cases of every other grader).
+using LabTest = void (*)();
+bool register_lab_test(const char* lab, const std::string& suite, const std::string& title, LabTest test);
 // The two tests of a lab's bars, generated from its steps table by register_lab<Lab>() (ladder.h):
 // "NN_topic bars reject the previous step" and "NN_topic bars admit each step's witness", in the
-// test suite "NN_topic bars". They grade nothing: they run on the reference solution's grader only.
-using LadderTest = void (*)();
-bool register_ladder_tests(const char* lab, LadderTest rejects_previous, LadderTest admits_witnesses);
+// test suite "NN_topic bars".
+bool register_ladder_tests(const char* lab, LabTest rejects_previous, LabTest admits_witnesses);
 
 // `./workbook list` prints each lab's steps and bars: the grader binary with --list-steps calls the
 // function the lab registered (workbook::list_steps<Lab>, in skeleton.h). No GPU needed.
@@ -109,8 +116,12 @@ struct CalibrationError : std::runtime_error {
 };
 bool register_calibration(const char* lab, CalibrateFunction function);
 
-// A bars profile: lines "STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE", '#' comments. Throws
-// std::invalid_argument on a file it cannot read or a malformed line.
-std::map<std::string, std::vector<Session::CalibratedBar>> read_bars_profile(const std::string& path);
+// A bars profile: lines "STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE" and "reference KEY VALUE",
+// '#' comments. Throws std::invalid_argument on a file it cannot read or a malformed line.
+struct BarsProfile {
+  std::map<std::string, std::vector<Session::CalibratedBar>> bars;
+  std::map<std::string, double> reference_values;
+};
+BarsProfile read_bars_profile(const std::string& path);
 
 }  // namespace workbook

@@ -119,7 +119,8 @@ int calibrate(const Checkout& checkout, Words words) {
         << "# ./workbook list shows them). Each admits the step's witness (the textbook form of its idea) by\n"
         << "# 5% and its reference solution, and rejects the solution of the step before it, each with 2% for\n"
         << "# noise, midway between the two as measured here (a vendor's number: 5% under the solution). Each\n"
-        << "# comment gives the three.\n";
+        << "# comment gives the three. \"reference KEY VALUE\": what a measurement step (lab 01's latencies) is\n"
+        << "# compared with, measured here by the grader's own kernels.\n";
     // Calibrating one lab replaces that lab's lines only: each lab's lines follow a "# NN_topic" line.
     bool keep = false;
     for (const std::string& line : lines_of(fs::exists(profile) ? read_text(profile) : "")) {

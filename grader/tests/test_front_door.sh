@@ -169,6 +169,8 @@ expect 2 "--as-compute-capability takes a compute capability" "$grader" --as-com
 echo "02.1 1 fast 95" >"$scratch/bad.bars"
 expect 2 "cannot read the bars profile" "$grader" --bars=/nonexistent/gpu.bars "--test-case=02.1*"
 expect 2 "bad.bars:1: a line is STEP INDEX MIN_SPEEDUP" "$grader" "--bars=$scratch/bad.bars" "--test-case=02.1*"
+printf '# measured by ./workbook calibrate\nreference 01.1 fast\n' >"$scratch/bad-reference.bars"
+expect 2 "bad-reference.bars:2: a reference line is reference KEY VALUE" "$grader" "--bars=$scratch/bad-reference.bars" "--test-case=02.1*"
 expect 0 "--without=DEFENCE" "$grader" --help
 # The reports, written by the runner (which links no student code); the rows a step's process
 # leaves are taken only when they are that step's own (harness test "the runner takes a step's own

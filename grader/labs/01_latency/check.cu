@@ -2,9 +2,7 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <random>
-#include <utility>
+#include <string>
 
 #include "device_check.cuh"
 #include "workbook/cuda.h"
@@ -12,47 +10,6 @@
 namespace latency_check {
 
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// The grader's own chain: unrolled, so that the loop's counter does not sit between two FMAs.
-__global__ void timed_chain_kernel(float* value, long long* cycles, float a, float b, int length) {
-  float x = *value;  // read from memory: nothing to fold at compile time
-  const long long begin = clock64();
-#pragma unroll 128
-  for (int i = 0; i < length; ++i) x = fmaf(x, a, b);
-  const long long finish = clock64();
-  *value = x;  // stored: the chain cannot be dropped
-  *cycles = finish - begin;
-}
-
-// The grader's own chase, the same loop a student writes.
-__global__ void timed_chase_kernel(const std::uint32_t* lines, int warmup_loads, int timed_loads, std::uint32_t* last,
-                                   long long* cycles) {
-  std::uint32_t link = 0;
-  for (int i = 0; i < warmup_loads; ++i) link = lines[link];
-  const long long begin = clock64();
-  for (int i = 0; i < timed_loads; ++i) link = lines[link];
-  const long long finish = clock64();
-  *last = link;
-  *cycles = finish - begin;
-}
-
-// A device word or two for the measurements, freed with the scope.
-template <typename T>
-struct DeviceWords {
-  explicit DeviceWords(std::size_t count) { CUDA_CHECK(cudaMalloc(&data, count * sizeof(T))); }
-  ~DeviceWords() { cudaFree(data); }
-  DeviceWords(const DeviceWords&) = delete;
-  DeviceWords& operator=(const DeviceWords&) = delete;
-  T* data = nullptr;
-};
-
-long long read_back(const long long* device_value) {
-  long long value = 0;
-  CUDA_CHECK(cudaDeviceSynchronize());
-  CUDA_CHECK(cudaMemcpy(&value, device_value, sizeof(value), cudaMemcpyDeviceToHost));
-  return value;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Kernels for the occupancy check: each keeps kLive floats live across a loop, and __maxnreg__ caps
@@ -99,61 +56,6 @@ __global__ void count_wrong_chains_kernel(const float* end, std::size_t chains, 
 }
 
 }  // namespace
-
-double fma_latency_cycles() {
-  static const double cycles = [] {
-    DeviceWords<float> value(1);
-    DeviceWords<long long> clock(1);
-    const auto best_of_five = [&](int length) {
-      long long best = -1;
-      for (int run = 0; run < 5; ++run) {
-        const float one = 1.0f;
-        CUDA_CHECK(cudaMemcpy(value.data, &one, sizeof(one), cudaMemcpyHostToDevice));
-        timed_chain_kernel<<<1, 1>>>(value.data, clock.data, 0.999f, 0.001f, length);
-        CUDA_CHECK(cudaGetLastError());
-        const long long c = read_back(clock.data);
-        if (best < 0 || c < best) best = c;
-      }
-      return best;
-    };
-    constexpr int kLength = 1 << 14;
-    return double(best_of_five(2 * kLength) - best_of_five(kLength)) / kLength;
-  }();
-  return cycles;
-}
-
-double load_latency_cycles(std::size_t bytes, int warmup_loads, int timed_loads, std::uint64_t seed) {
-  constexpr std::size_t kWordsPerLine = 32;
-  const std::size_t lines = bytes / 128;
-  // Line numbers in random order (Fisher-Yates), each linked to the next and the last to the first:
-  // one cycle through every line.
-  std::vector<std::uint32_t> order(lines);
-  for (std::size_t i = 0; i < lines; ++i) order[i] = static_cast<std::uint32_t>(i);
-  std::mt19937_64 random(seed);
-  for (std::size_t i = lines; i > 1; --i) std::swap(order[i - 1], order[std::uniform_int_distribution<std::size_t>(0, i - 1)(random)]);
-  std::vector<std::uint32_t> words(lines * kWordsPerLine, 0u);
-  for (std::size_t i = 0; i < lines; ++i)
-    words[order[i] * kWordsPerLine] = static_cast<std::uint32_t>(order[(i + 1) % lines] * kWordsPerLine);
-
-  DeviceWords<std::uint32_t> device_lines(words.size()), last(1);
-  DeviceWords<long long> clock(1);
-  CUDA_CHECK(cudaMemcpy(device_lines.data, words.data(), bytes, cudaMemcpyHostToDevice));
-  // Each run starts with L2 full of something else: a run must not find the lines its predecessor
-  // left there (the timed loads of a set larger than L2 would then be L2 hits).
-  int device = 0, l2_bytes = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-  DeviceWords<char> flush(2 * std::size_t(l2_bytes));
-  long long best = -1;
-  for (int run = 0; run < 3; ++run) {
-    CUDA_CHECK(cudaMemset(flush.data, run, 2 * std::size_t(l2_bytes)));
-    timed_chase_kernel<<<1, 1>>>(device_lines.data, warmup_loads, timed_loads, last.data, clock.data);
-    CUDA_CHECK(cudaGetLastError());
-    const long long c = read_back(clock.data);
-    if (best < 0 || c < best) best = c;
-  }
-  return double(best) / timed_loads;
-}
 
 const std::vector<OccupancyProbe>& occupancy_probes() {
   // On sm_90 with CUDA 13.0: 10, 26, 29, 32, 37, 40, 45, 48, 53, 64, 75, 85, 113, 155, 220 and 255

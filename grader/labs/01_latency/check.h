@@ -1,6 +1,6 @@
-// Lab 01's device-side work of the grader (check.cu): its own measurements of the latencies the
-// students measure, the kernels its occupancy check asks the CUDA API about, and the check of every
-// timed call's chains against the truth computed from the input's seed. Plain C++.
+// Lab 01's device-side work of the grader (check.cu): the kernels its occupancy check asks the CUDA
+// API about, and the check of every timed call's chains against the truth computed from the input's
+// seed; and the shape of 01.2's chase with the keys of 01.1's and 01.2's reference values. Plain C++.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,15 +15,37 @@
 
 namespace latency_check {
 
-// A dependent FP32 FMA's latency in cycles: one thread runs chains of 2^14 and 2^15 FMAs timed with
-// clock64(), and the difference of their best times over five runs is divided by 2^14, so the cost
-// of reading the clock cancels out. Measured once per process.
-double fma_latency_cycles();
+// 01.1's and 01.2's reference values: a student's measurement must agree with them. The grader's
+// own chain and chase that measure them are the instructor's (they would be the answer of 01.1 and
+// 01.2: solutions/01_latency/proofs/reference_latencies.cu); grading reads the values from this
+// GPU's bars profile, or the H100's built in (grader/harness/reference_values.h).
+inline constexpr const char* kFmaReferenceKey = "01.1";
+inline constexpr double kH100FmaCycles = 4.07;  // the grader's chain on the H100 (NOTES.md)
+inline std::string load_reference_key(std::size_t bytes) { return "01.2:" + std::to_string(bytes); }
 
-// A load's latency in cycles for a working set of `bytes`: one thread chases a random cycle through
-// every 128-byte line (the grader's own, drawn from `seed`), `warmup_loads` untimed, then
-// `timed_loads` timed with clock64(); the best of three runs.
-double load_latency_cycles(std::size_t bytes, int warmup_loads, int timed_loads, std::uint64_t seed);
+// 01.2's working sets, one well inside each level of the H100 (NOTES.md: L1 to 128 KiB, L2 from
+// 512 KiB to 16 MiB, device memory past 64 MiB), with Kolpakova's Kepler latencies ("Code GPU with
+// CUDA": L1 34, L2 160, global 350 cycles) and the H100's as the grader's own chase measured them:
+// L2 and device memory midway between two H100 machines (283 and 291.7, 687 and 698.6 cycles:
+// solutions/01_latency/NOTES.md), 1.6% from each.
+struct ChaseLevel {
+  std::size_t bytes;
+  const char* name;
+  double kepler_cycles;
+  double h100_cycles;
+};
+inline constexpr ChaseLevel kChaseLevels[] = {{std::size_t{64} << 10, "L1", 34, 39.6},
+                                              {std::size_t{4} << 20, "L2", 160, 287},
+                                              {std::size_t{256} << 20, "device memory", 350, 693}};
+inline constexpr int kTimedLoads = 1 << 15;
+inline constexpr std::size_t kLineBytes = 128;  // latency.h: one link per 128-byte line
+// A lap of the set first where it fits in a cache, so that the timed loads find it there. Past L2,
+// 2^20 loads (128 MiB of lines, over twice the L2) first: whatever the set's upload left in L2 is
+// gone before the timed loads start, and these never come back to a line (2^21 lines).
+inline int warmup_loads_for(std::size_t bytes) {
+  const std::size_t lines = bytes / kLineBytes;
+  return lines <= (std::size_t{1} << 16) ? static_cast<int>(lines) : 1 << 20;
+}
 
 // One kernel of the occupancy check, and what the CUDA API says of it at one block shape.
 struct OccupancyProbe {

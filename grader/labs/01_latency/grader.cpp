@@ -3,8 +3,9 @@
 // The lab's facts for the step-grading skeleton (grader/harness/skeleton.h), which does the rest.
 // Steps 01.1 to 01.3 are measurements (Step::measurement): the student's code measures a latency or
 // computes an occupancy, and each case checks it against the grader's own measurement of the same
-// thing (its own chain, its own chase, the CUDA API), after checking that the work measured was
-// really done (the chain's result, the chase's last link, bit for bit) and that the number is
+// thing (its own chain and chase, whose values on this GPU come from reference_values.h because
+// their kernels would be the answer; the CUDA API, in the same run), after checking that the work
+// measured was really done (the chain's result, the chase's last link, bit for bit) and that the number is
 // possible (in range, and no longer than the call took by the grader's events). Step 01.4 is a rung:
 // FMA chains timed against the baseline (one chain per thread) and the FMA peak (the grader's own
 // 8 chains per thread at full occupancy) at 6.25% and 25% occupancy.
@@ -31,6 +32,7 @@
 #include "check.h"
 #include "latency.h"
 #include "oracle.h"
+#include "reference_values.h"
 #include "skeleton.h"
 
 namespace {
@@ -93,32 +95,16 @@ constexpr double kLoadCyclesMin = 10, kLoadCyclesMax = 10000;
 // GTX 480 (2010: 576 threads per SM at ILP 1 hide the arithmetic latency, 18 cycles x 32 lanes).
 constexpr double kKeplerFmaCycles = 10, kGtx480FmaCycles = 18;
 
-// 01.2's working sets, one well inside each level of the H100 (NOTES.md: L1 to 128 KiB, L2 from
-// 512 KiB to 16 MiB, device memory past 64 MiB).
-struct Level {
-  std::size_t bytes;
-  const char* name;
-  double kepler_cycles;
-};
-constexpr Level kLevels[] = {{std::size_t{64} << 10, "L1", 34}, {std::size_t{4} << 20, "L2", 160},
-                             {std::size_t{256} << 20, "device memory", 350}};
-constexpr int kTimedLoads = 1 << 15;
-constexpr std::size_t kLineBytes = 128;  // latency.h: one link per 128-byte line
-// A lap of the set first where it fits in a cache, so that the timed loads find it there.
-int warmup_loads_for(std::size_t bytes) {
-  const std::size_t lines = bytes / kLineBytes;
-  // Past L2, 2^20 loads (128 MiB of lines, over twice the L2) first: whatever the set's upload left in
-  // L2 is gone before the timed loads start, and these never come back to a line (2^21 lines).
-  return lines <= (std::size_t{1} << 16) ? static_cast<int>(lines) : 1 << 20;
-}
-
-// The grader's own chase at each working set, measured once per process.
-double grader_load_cycles(std::size_t bytes) {
-  static std::map<std::size_t, double> measured;
-  if (!measured.contains(bytes))
-    measured[bytes] = latency_check::load_latency_cycles(bytes, warmup_loads_for(bytes), kTimedLoads, 0x1A7E2C7ull + bytes);
-  return measured[bytes];
-}
+// What a student's 01.1 and 01.2 are compared with: this GPU's values from its bars profile, else
+// the H100's (check.h; the grader's own chain and chase measure them, in the instructor tree).
+const bool kReferencesDeclared = workbook::declare_reference_values("01_latency", kLatencyTolerance, [] {
+  std::vector<workbook::ReferenceValue> values = {
+      {latency_check::kFmaReferenceKey, "cycles per dependent FMA", latency_check::kH100FmaCycles}};
+  for (const latency_check::ChaseLevel& level : latency_check::kChaseLevels)
+    values.push_back({latency_check::load_reference_key(level.bytes),
+                      std::string("cycles per load, ") + level.name, level.h100_cycles});
+  return values;
+}());
 
 double sm_clock_khz() {
   int device = 0, khz = 0;
@@ -133,9 +119,15 @@ std::string fixed(double value, int digits) {
   return text.str();
 }
 
-// "" when `cycles_per_op` (of `count` operations) is possible and within tolerance of `truth`.
-std::string latency_failure(double cycles_per_op, long long count, double min, double max, double truth,
-                            double launcher_ms, const char* unit) {
+// "4.07 (the H100's, built in)": a reference value as a row shows it.
+std::string reference_text(const std::string& key, int digits) {
+  const workbook::UsedReference reference = workbook::reference_value(key);
+  return fixed(reference.value, digits) + " (" + reference.source + ")";
+}
+
+// "" when `cycles_per_op` (of `count` operations) is possible and within tolerance of the reference.
+std::string latency_failure(double cycles_per_op, long long count, double min, double max,
+                            const workbook::UsedReference& reference, double launcher_ms, const char* unit) {
   if (!(cycles_per_op >= min && cycles_per_op <= max))
     return fixed(cycles_per_op, 2) + " cycles per " + unit + " is impossible (no GPU takes less than " + fixed(min, 0) +
            " or more than " + fixed(max, 0) + "): are clock64() read just before and just after the timed part, and "
@@ -145,9 +137,10 @@ std::string latency_failure(double cycles_per_op, long long count, double min, d
   if (claimed_ms > launcher_ms * 1.05 + 0.002)
     return "your clock counts " + fixed(claimed_ms, 3) + " ms even at the SM's highest clock, but the whole call took " +
            fixed(launcher_ms, 3) + " ms by the grader's events: *cycles must be what the timed part took";
-  if (std::abs(cycles_per_op / truth - 1) > kLatencyTolerance)
-    return fixed(cycles_per_op, 2) + " cycles per " + unit + ", but the grader measured " + fixed(truth, 2) +
-           " in the same run; the bar is within " + fixed(100 * kLatencyTolerance, 0) + "%";
+  if (std::abs(cycles_per_op / reference.value - 1) > kLatencyTolerance)
+    return fixed(cycles_per_op, 2) + " cycles per " + unit + ", but the grader's own measurement is " +
+           fixed(reference.value, 2) + " (" + reference.source + "); the bar is within " +
+           fixed(100 * kLatencyTolerance, 0) + "%";
   return "";
 }
 
@@ -213,7 +206,7 @@ struct LatencyLab {
         cases.push_back({Kind::kFmaLatency, 1, kLatencyLength});
         break;
       case Kind::kLoadLatency:
-        for (const Level& level : kLevels)
+        for (const latency_check::ChaseLevel& level : latency_check::kChaseLevels)
           if (!small || level.bytes <= (std::size_t{4} << 20)) cases.push_back({Kind::kLoadLatency, level.bytes, 0, {}, level.name, level.kepler_cycles});
         break;
       case Kind::kOccupancy:
@@ -278,14 +271,14 @@ struct LatencyLab {
                ": each of its steps must be x = fmaf(x, a, b), one after another";
       if (workbook::session().correctness_only) return "";
       const double per_fma = double(as_cycles(c->arrays.download(cycles))) / length;
-      return latency_failure(per_fma, length, kFmaCyclesMin, kFmaCyclesMax, latency_check::fma_latency_cycles(),
-                             c->launcher_ms, "dependent FMA");
+      return latency_failure(per_fma, length, kFmaCyclesMin, kFmaCyclesMax,
+                             workbook::reference_value(latency_check::kFmaReferenceKey), c->launcher_ms, "dependent FMA");
     };
     c->report = [c = c.get(), cycles, length = spec.length] {
       const double per_fma = double(as_cycles(c->arrays.download(cycles))) / length;
       std::string text = fixed(per_fma, 2) + " cycles per dependent FMA";
       if (!workbook::session().correctness_only)
-        text += "; the grader's chain " + fixed(latency_check::fma_latency_cycles(), 2) + "; Volkov's GTX 480 about " +
+        text += "; the grader's chain " + reference_text(latency_check::kFmaReferenceKey, 2) + "; Volkov's GTX 480 about " +
                 fixed(kGtx480FmaCycles, 0) + ", Kolpakova's Kepler " + fixed(kKeplerFmaCycles, 0);
       return workbook::Reported{per_fma, "cycles", text};
     };
@@ -305,8 +298,8 @@ struct LatencyLab {
     chase.lines = reinterpret_cast<std::uint32_t*>(lines);
     chase.bytes = spec.size;
     chase.seed = workbook::session().next_seed();
-    chase.warmup_loads = warmup_loads_for(spec.size);
-    chase.timed_loads = kTimedLoads;
+    chase.warmup_loads = latency_check::warmup_loads_for(spec.size);
+    chase.timed_loads = latency_check::kTimedLoads;
     chase.last = reinterpret_cast<std::uint32_t*>(last);
     c->problem.cycles = reinterpret_cast<long long*>(cycles);
     c->check_output = [c = c.get(), lines, last, cycles, bytes = spec.size]() -> std::string {
@@ -324,14 +317,15 @@ struct LatencyLab {
                "deleted by the compiler)";
       if (workbook::session().correctness_only) return "";
       const double per_load = double(as_cycles(c->arrays.download(cycles))) / chase.timed_loads;
-      return latency_failure(per_load, chase.timed_loads, kLoadCyclesMin, kLoadCyclesMax, grader_load_cycles(bytes),
-                             c->launcher_ms, "load");
+      return latency_failure(per_load, chase.timed_loads, kLoadCyclesMin, kLoadCyclesMax,
+                             workbook::reference_value(latency_check::load_reference_key(bytes)), c->launcher_ms, "load");
     };
     c->report = [c = c.get(), cycles, bytes = spec.size, kepler = spec.kepler_cycles] {
       const double per_load = double(as_cycles(c->arrays.download(cycles))) / c->problem.chase.timed_loads;
       std::string text = fixed(per_load, 1) + " cycles per load";
       if (!workbook::session().correctness_only)
-        text += "; the grader's chase " + fixed(grader_load_cycles(bytes), 1) + "; Kolpakova's Kepler " + fixed(kepler, 0);
+        text += "; the grader's chase " + reference_text(latency_check::load_reference_key(bytes), 1) + "; Kolpakova's Kepler " +
+                fixed(kepler, 0);
       return workbook::Reported{per_load, "cycles", text};
     };
     return c;
@@ -492,7 +486,7 @@ double tflops_at(int blocks_per_sm, float* start, float* end) {
 
 void bench(const std::string& csv_path) {
   workbook::BenchCsv csv(csv_path);
-  const double latency = latency_check::fma_latency_cycles();
+  const double latency = workbook::reference_value(latency_check::kFmaReferenceKey).value;  // Little's law's L
   const int schedulers = latency_check::sm_limits_of_this_gpu().schedulers;
   const std::size_t most_chains = std::size_t(workbook::device_facts().sm_count) * 128 * 16 * 8 * 4;
   float* start = nullptr;
@@ -502,7 +496,7 @@ void bench(const std::string& csv_path) {
   CUDA_CHECK(cudaMemset(start, 0, most_chains * sizeof(float)));
   // The FMA peak, as 01.4 measures it: 8 chains per thread, every warp slot full.
   const double peak = tflops_at<8>(16, start, end);
-  std::cout << "dependent FMA: " << fixed(latency, 2) << " cycles; FMA peak " << fixed(peak, 1) << " TFLOP/s\n";
+  std::cout << "dependent FMA: " << reference_text(latency_check::kFmaReferenceKey, 2) << " cycles; FMA peak " << fixed(peak, 1) << " TFLOP/s\n";
   for (int ilp : {1, 2, 3, 4, 8})
     for (int blocks_per_sm : {1, 2, 3, 4, 6, 8, 12, 16}) {
       const int warps = blocks_per_sm * 4;
@@ -520,12 +514,37 @@ void bench(const std::string& csv_path) {
     }
   cudaFree(start);
   cudaFree(end);
-  for (std::size_t bytes = 4096; bytes <= (std::size_t{1} << 30); bytes *= 2) {
-    const int lines = static_cast<int>(bytes / kLineBytes);
-    const double cycles = latency_check::load_latency_cycles(bytes, std::min(lines, 1 << 18), kTimedLoads, bytes);
-    csv.row({"load latency", "", "", "", "", "", bytes, cycles});
-    std::cout << std::setw(11) << bytes << " bytes: " << fixed(cycles, 1) << " cycles per load\n";
+  // The load-latency curve is the implementation's own chase (01.2's launcher: the student's, or the
+  // solution's with --solution), one run at each working set.
+  const std::size_t largest = std::size_t{1} << 30;
+  std::uint32_t* lines = nullptr;
+  std::uint32_t* last = nullptr;
+  long long* cycles = nullptr;
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&lines), largest));
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&last), sizeof(std::uint32_t)));
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&cycles), sizeof(long long)));
+  for (std::size_t bytes = 4096; bytes <= largest; bytes *= 2) {
+    latency_lab::LatencyProblem p;
+    p.chase = {lines, bytes, 0x5EEDull + bytes, static_cast<int>(std::min<std::size_t>(bytes / latency_check::kLineBytes, 1 << 18)),
+               latency_check::kTimedLoads, last};
+    p.cycles = cycles;
+    try {
+      latency_lab::measure_load_latency(p, workbook::session().stream);
+      CUDA_CHECK(cudaStreamSynchronize(workbook::session().stream));
+    } catch (const std::exception& error) {
+      std::cout << "load latency: measure_load_latency (01.2) failed, so there is no curve: " << error.what() << '\n';
+      break;
+    }
+    long long counted = 0;
+    CUDA_CHECK(cudaMemcpy(&counted, cycles, sizeof(counted), cudaMemcpyDeviceToHost));
+    const double per_load = double(counted) / latency_check::kTimedLoads;
+    csv.row({"load latency", "", "", "", "", "", bytes, per_load});
+    if (bytes == 4096) std::cout << "load latency, measured by measure_load_latency (01.2):\n";
+    std::cout << std::setw(11) << bytes << " bytes: " << fixed(per_load, 1) << " cycles per load\n";
   }
+  cudaFree(lines);
+  cudaFree(last);
+  cudaFree(cycles);
 }
 
 const bool kBenchRegistered = workbook::register_bench(
