@@ -21,11 +21,11 @@ put untouched <"$starter"
 
 # three_steps: 05.1-05.3 done, 05.4 and 05.5 still open.
 sed -e 's|^  launch_fft<16, 1, InterleavedPoints>(p, stream, "fft_16_outputs_per_thread");|  throw workbook::NotImplemented("TODO(05.4) not implemented");|' \
-    -e 's|^  launch_fft<16, 4, PaddedPlanes>(p, stream, "fft_at_cufft_speed");|  throw workbook::NotImplemented("TODO(05.5) not implemented");|' \
+    -e 's|^  launch_fft<16, 4, .*(p, stream, "fft_at_cufft_speed");|  throw workbook::NotImplemented("TODO(05.5) not implemented");|' \
     "$solution" | put three_steps
 
 # slow_final: every step correct, but 05.5 is 05.1's kernel: correct and below its bar.
-sed -e 's|^  launch_fft<16, 4, PaddedPlanes>(p, stream, "fft_at_cufft_speed");|  launch_fft<2, 1, InterleavedPoints>(p, stream, "fft_at_cufft_speed");|' \
+sed -e 's|^  launch_fft<16, 4, .*(p, stream, "fft_at_cufft_speed");|  launch_fft<2, 1, InterleavedPoints>(p, stream, "fft_at_cufft_speed");|' \
     "$solution" | put slow_final
 
 # does_not_compile: a syntax error in the starter.
@@ -53,6 +53,7 @@ CODE
 } | put hangs
 grep -c . "$dir/three_steps/labs/05_fft/fft.cu" >/dev/null
 grep -q 'TODO(05.4) not implemented' "$dir/three_steps/labs/05_fft/fft.cu" || { echo "class_fixtures: the solution's 05.4 launcher changed"; exit 1; }
+grep -q 'TODO(05.5) not implemented' "$dir/three_steps/labs/05_fft/fft.cu" || { echo "class_fixtures: the solution's 05.5 launcher changed"; exit 1; }
 grep -q 'launch_fft<2, 1, InterleavedPoints>(p, stream, "fft_at_cufft_speed")' "$dir/slow_final/labs/05_fft/fft.cu" ||
   { echo "class_fixtures: the solution's 05.5 launcher changed"; exit 1; }
 echo "six submissions in $dir"
