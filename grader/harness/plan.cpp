@@ -1,0 +1,256 @@
+#include "plan.h"
+
+#include <stdexcept>
+#include <type_traits>
+
+namespace workbook::plan {
+
+namespace {
+
+constexpr std::string_view kPlanMagic = "WBPLAN1\n", kRequestMagic = "WBCALL1\n";
+enum Tag : std::uint8_t { kLaunchTag = 1, kUploadTag = 2, kFillTag = 3 };
+
+class Writer {
+ public:
+  void raw(std::string_view bytes) { out_.append(bytes); }
+  template <typename Unsigned>
+  void number(Unsigned value) {
+    static_assert(std::is_unsigned_v<Unsigned>);
+    for (std::size_t i = 0; i < sizeof(Unsigned); ++i) out_.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  }
+  void bytes(const Bytes& data) {
+    number<std::uint64_t>(data.size());
+    out_.append(reinterpret_cast<const char*>(data.data()), data.size());
+  }
+  void text(const std::string& data) {
+    number<std::uint64_t>(data.size());
+    out_.append(data);
+  }
+  void extent(const Extent& e) {
+    number(e.x);
+    number(e.y);
+    number(e.z);
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// Reads what Writer wrote, checking every length against what is left, so that no value read from
+// the bytes can make it read past them.
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {
+    if (in.size() > kMaxBytes) fail("more than " + std::to_string(kMaxBytes) + " bytes");
+  }
+  void expect(std::string_view magic) {
+    if (in_.substr(0, magic.size()) != magic) fail("it does not start as one does");
+    at_ = magic.size();
+  }
+  template <typename Unsigned>
+  Unsigned number() {
+    need(sizeof(Unsigned));
+    Unsigned value = 0;
+    for (std::size_t i = 0; i < sizeof(Unsigned); ++i)
+      value |= static_cast<Unsigned>(static_cast<unsigned char>(in_[at_ + i])) << (8 * i);
+    at_ += sizeof(Unsigned);
+    return value;
+  }
+  std::string_view span() {
+    const std::uint64_t length = number<std::uint64_t>();
+    need(length);
+    const std::string_view data = in_.substr(at_, length);
+    at_ += length;
+    return data;
+  }
+  Bytes bytes() {
+    const std::string_view data = span();
+    return Bytes(data.begin(), data.end());
+  }
+  std::string text() { return std::string(span()); }
+  Extent extent() {
+    Extent e;
+    e.x = number<std::uint32_t>();
+    e.y = number<std::uint32_t>();
+    e.z = number<std::uint32_t>();
+    return e;
+  }
+  void end() {
+    if (at_ != in_.size()) fail(std::to_string(in_.size() - at_) + " bytes follow its end");
+  }
+  [[noreturn]] static void fail(const std::string& why) { throw std::invalid_argument("a malformed plan message: " + why); }
+
+ private:
+  void need(std::uint64_t count) {
+    if (count > in_.size() - at_) fail("it ends inside a field");
+  }
+  std::string_view in_;
+  std::size_t at_ = 0;
+};
+
+bool inside(const Buffer& buffer, std::uint64_t address, std::uint64_t bytes) {
+  return address >= buffer.address && bytes <= buffer.bytes && address - buffer.address <= buffer.bytes - bytes;
+}
+
+std::string hex(std::uint64_t value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text;
+  do {
+    text.insert(text.begin(), kDigits[value & 0xF]);
+    value >>= 4;
+  } while (value != 0);
+  return "0x" + text;
+}
+
+std::string shape(const Extent& e) { return std::to_string(e.x) + " x " + std::to_string(e.y) + " x " + std::to_string(e.z); }
+
+// The destination of an upload or fill must lie inside one buffer the judge gave.
+std::string outside_every_buffer(const char* what, std::uint64_t address, std::uint64_t bytes, const std::vector<Buffer>& given) {
+  if (bytes == 0) return "";
+  for (const Buffer& buffer : given)
+    if (inside(buffer, address, bytes)) return "";
+  std::string names;
+  for (const Buffer& buffer : given) names += (names.empty() ? "" : ", ") + buffer.name;
+  return std::string(what) + " of " + std::to_string(bytes) + " bytes at " + hex(address) +
+         " is not inside any buffer the grader gave this call (" + (names.empty() ? "none" : names) +
+         "): copy and fill only into the problem's own arrays and workspace";
+}
+
+std::string launch_defect(const KernelLaunch& launch, const DeviceLimits& limits, const ParameterSizes& parameter_sizes) {
+  const std::optional<std::vector<std::size_t>> sizes = parameter_sizes(launch.kernel);
+  if (!sizes)
+    return "kernel " + launch.kernel + " is not one of your file's kernels: launch only kernels your file defines";
+  if (sizes->size() != launch.arguments.size())
+    return "kernel " + launch.kernel + " takes " + std::to_string(sizes->size()) + " arguments, but the launch passed " +
+           std::to_string(launch.arguments.size());
+  for (std::size_t i = 0; i < sizes->size(); ++i)
+    if ((*sizes)[i] != launch.arguments[i].size())
+      return "kernel " + launch.kernel + ": argument " + std::to_string(i + 1) + " is " + std::to_string((*sizes)[i]) +
+             " bytes, but the launch passed " + std::to_string(launch.arguments[i].size());
+  const Extent& b = launch.block;
+  const Extent& g = launch.grid;
+  if (b.count() == 0 || g.count() == 0) return "kernel " + launch.kernel + ": a grid or block of 0 threads";
+  if (b.count() > limits.max_threads_per_block || b.x > limits.max_block.x || b.y > limits.max_block.y || b.z > limits.max_block.z)
+    return "kernel " + launch.kernel + ": a block of " + shape(b) + " threads is more than this GPU allows (" +
+           std::to_string(limits.max_threads_per_block) + " threads, " + shape(limits.max_block) + ")";
+  if (g.x > limits.max_grid.x || g.y > limits.max_grid.y || g.z > limits.max_grid.z)
+    return "kernel " + launch.kernel + ": a grid of " + shape(g) + " blocks is more than this GPU allows (" +
+           shape(limits.max_grid) + ")";
+  if (launch.dynamic_shared_bytes > limits.max_dynamic_shared_bytes)
+    return "kernel " + launch.kernel + ": " + std::to_string(launch.dynamic_shared_bytes) +
+           " bytes of dynamic shared memory is more than a block may have on this GPU (" +
+           std::to_string(limits.max_dynamic_shared_bytes) + ")";
+  return "";
+}
+
+}  // namespace
+
+std::string encode(const Plan& plan) {
+  Writer out;
+  out.raw(kPlanMagic);
+  out.text(plan.failure);
+  out.bytes(plan.answer);
+  out.number<std::uint64_t>(plan.operations.size());
+  for (const Operation& operation : plan.operations) {
+    if (const auto* launch = std::get_if<KernelLaunch>(&operation)) {
+      out.number<std::uint8_t>(kLaunchTag);
+      out.text(launch->kernel);
+      out.extent(launch->grid);
+      out.extent(launch->block);
+      out.number(launch->dynamic_shared_bytes);
+      out.number<std::uint64_t>(launch->arguments.size());
+      for (const Bytes& argument : launch->arguments) out.bytes(argument);
+    } else if (const auto* upload = std::get_if<Upload>(&operation)) {
+      out.number<std::uint8_t>(kUploadTag);
+      out.number(upload->destination);
+      out.bytes(upload->bytes);
+    } else {
+      const Fill& fill = std::get<Fill>(operation);
+      out.number<std::uint8_t>(kFillTag);
+      out.number(fill.destination);
+      out.number(fill.bytes);
+      out.number(fill.value);
+    }
+  }
+  return out.take();
+}
+
+Plan decode_plan(std::string_view bytes) {
+  Reader in(bytes);
+  in.expect(kPlanMagic);
+  Plan plan;
+  plan.failure = in.text();
+  plan.answer = in.bytes();
+  const std::uint64_t count = in.number<std::uint64_t>();
+  if (count > kMaxOperations) Reader::fail(std::to_string(count) + " operations, more than " + std::to_string(kMaxOperations));
+  for (std::uint64_t k = 0; k < count; ++k) {
+    switch (in.number<std::uint8_t>()) {
+      case kLaunchTag: {
+        KernelLaunch launch;
+        launch.kernel = in.text();
+        launch.grid = in.extent();
+        launch.block = in.extent();
+        launch.dynamic_shared_bytes = in.number<std::uint32_t>();
+        const std::uint64_t arguments = in.number<std::uint64_t>();
+        if (arguments > 4096) Reader::fail("a launch with " + std::to_string(arguments) + " arguments");
+        for (std::uint64_t a = 0; a < arguments; ++a) launch.arguments.push_back(in.bytes());
+        plan.operations.emplace_back(std::move(launch));
+        break;
+      }
+      case kUploadTag: {
+        Upload upload;
+        upload.destination = in.number<std::uint64_t>();
+        upload.bytes = in.bytes();
+        plan.operations.emplace_back(std::move(upload));
+        break;
+      }
+      case kFillTag: {
+        Fill fill;
+        fill.destination = in.number<std::uint64_t>();
+        fill.bytes = in.number<std::uint64_t>();
+        fill.value = in.number<std::uint8_t>();
+        plan.operations.emplace_back(fill);
+        break;
+      }
+      default:
+        Reader::fail("an operation of no known kind");
+    }
+  }
+  in.end();
+  return plan;
+}
+
+std::string encode(const Request& request) {
+  Writer out;
+  out.raw(kRequestMagic);
+  out.text(request.function);
+  out.bytes(request.problem);
+  return out.take();
+}
+
+Request decode_request(std::string_view bytes) {
+  Reader in(bytes);
+  in.expect(kRequestMagic);
+  Request request;
+  request.function = in.text();
+  request.problem = in.bytes();
+  in.end();
+  return request;
+}
+
+std::string defect(const Plan& plan, const std::vector<Buffer>& given, const DeviceLimits& limits,
+                   const ParameterSizes& parameter_sizes) {
+  for (std::size_t k = 0; k < plan.operations.size(); ++k) {
+    const Operation& operation = plan.operations[k];
+    std::string why;
+    if (const auto* launch = std::get_if<KernelLaunch>(&operation)) why = launch_defect(*launch, limits, parameter_sizes);
+    else if (const auto* upload = std::get_if<Upload>(&operation))
+      why = outside_every_buffer("a copy", upload->destination, upload->bytes.size(), given);
+    else why = outside_every_buffer("a fill", std::get<Fill>(operation).destination, std::get<Fill>(operation).bytes, given);
+    if (!why.empty()) return "operation " + std::to_string(k + 1) + " of " + std::to_string(plan.operations.size()) + ": " + why;
+  }
+  return "";
+}
+
+}  // namespace workbook::plan

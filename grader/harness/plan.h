@@ -1,0 +1,100 @@
+// A launcher's plan: what a student's host code asked the GPU to do in one call, as data. The
+// trust boundary (shared/DESIGN.md) runs a student's host code only in a planner, a process that
+// links it with a thin part of the harness and records every workbook::launch (and the few other
+// operations a lab needs) instead of running it. The plan crosses a pipe to the judge, which links
+// none of the student's code: it checks the plan against what it gave and what the GPU allows
+// (defect()), then replays it with the student's kernels loaded from their object's fat binary.
+// Everything here is plain C++ and runs without a GPU; the bytes it reads come from a process that
+// runs a student's code, so decode() trusts none of them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace workbook::plan {
+
+using Bytes = std::vector<std::uint8_t>;
+
+struct Extent {  // a grid or a block, as dim3
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+  bool operator==(const Extent&) const = default;
+};
+
+// One workbook::launch: the kernel by its mangled name (as cudaFuncGetName gives it), its shape,
+// and each parameter's bytes in order, as cuLaunchKernel takes them.
+struct KernelLaunch {
+  std::string kernel;
+  Extent grid, block;
+  std::uint32_t dynamic_shared_bytes = 0;
+  std::vector<Bytes> arguments;
+  bool operator==(const KernelLaunch&) const = default;
+};
+// Host bytes copied into a buffer the judge gave (lab 01's chase, uploaded by its launcher).
+struct Upload {
+  std::uint64_t destination = 0;
+  Bytes bytes;
+  bool operator==(const Upload&) const = default;
+};
+// A buffer the judge gave, or part of it, set to one byte value (lab 06 zeroes its workspace).
+struct Fill {
+  std::uint64_t destination = 0;
+  std::uint64_t bytes = 0;
+  std::uint8_t value = 0;
+  bool operator==(const Fill&) const = default;
+};
+using Operation = std::variant<KernelLaunch, Upload, Fill>;
+
+struct Plan {
+  std::vector<Operation> operations;  // in the order the launcher asked for them
+  Bytes answer;         // what a host-only function returned (a workspace size, 01.3's occupancy)
+  std::string failure;  // the launcher threw: its message. Then nothing of the plan is replayed
+  bool operator==(const Plan&) const = default;
+};
+
+// What the judge asks the planner: call the lab's function `function` with these problem bytes
+// (the lab's Problem struct, its pointers the judge's device addresses as plain numbers).
+struct Request {
+  std::string function;
+  Bytes problem;
+  bool operator==(const Request&) const = default;
+};
+
+// The wire format of both, length-prefixed and little-endian. decode_*() throws
+// std::invalid_argument on anything but exactly one well-formed message (never reading past the
+// bytes given), and refuses more than kMaxOperations operations or kMaxBytes bytes in all.
+inline constexpr std::size_t kMaxOperations = 1 << 16;
+inline constexpr std::size_t kMaxBytes = std::size_t{1} << 30;
+std::string encode(const Plan& plan);
+Plan decode_plan(std::string_view bytes);
+std::string encode(const Request& request);
+Request decode_request(std::string_view bytes);
+
+// What a plan is checked against.
+struct Buffer {  // a device allocation the judge gave for this call
+  std::string name;
+  std::uint64_t address = 0, bytes = 0;
+};
+struct DeviceLimits {  // the GPU's, from its attributes
+  std::uint32_t max_threads_per_block = 1024;
+  Extent max_block{1024, 1024, 64};
+  Extent max_grid{2147483647u, 65535, 65535};
+  std::uint32_t max_dynamic_shared_bytes = 232448;  // the opt-in maximum
+};
+// The parameter sizes of the student's kernel `name`, in order, or nothing when the student's
+// object defines no kernel of that name.
+using ParameterSizes = std::function<std::optional<std::vector<std::size_t>>(const std::string& name)>;
+
+// "" when every operation may be replayed; otherwise what is wrong with the first that may not,
+// in words a student can act on: a kernel that is not theirs, arguments of the wrong sizes, a shape
+// the GPU cannot run, a copy or fill outside every buffer the judge gave.
+std::string defect(const Plan& plan, const std::vector<Buffer>& given, const DeviceLimits& limits,
+                   const ParameterSizes& parameter_sizes);
+
+}  // namespace workbook::plan

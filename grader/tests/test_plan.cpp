@@ -1,0 +1,116 @@
+// The plan a planner sends the judge (grader/harness/plan.h): it crosses from a process that runs a
+// student's code, so every malformed message is refused without reading past it, and every
+// operation the judge would replay is checked against what it gave and what the GPU allows.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "plan.h"
+
+using namespace workbook::plan;
+
+namespace {
+
+Plan sample_plan() {
+  Plan plan;
+  plan.operations.push_back(KernelLaunch{"_Z11copy_kernelPKfPfm", {132, 1, 1}, {256, 1, 1}, 0, {Bytes(8, 1), Bytes(8, 2), Bytes(8, 3)}});
+  plan.operations.push_back(Upload{0x7000'0000'0000, Bytes{1, 2, 3, 4}});
+  plan.operations.push_back(Fill{0x7000'0000'1000, 64, 0});
+  plan.answer = {42, 0, 0, 0, 0, 0, 0, 0};
+  return plan;
+}
+
+const std::vector<Buffer> kGiven = {{"in", 0x7000'0000'0000, 4096}, {"out", 0x7000'0000'1000, 4096}};
+
+std::optional<std::vector<std::size_t>> copy_kernel_only(const std::string& name) {
+  if (name == "_Z11copy_kernelPKfPfm") return std::vector<std::size_t>{8, 8, 8};
+  return std::nullopt;
+}
+
+std::string defect_of(const Operation& operation, DeviceLimits limits = {}) {
+  Plan plan;
+  plan.operations.push_back(operation);
+  return defect(plan, kGiven, limits, copy_kernel_only);
+}
+
+}  // namespace
+
+TEST_CASE("plan: a plan and a request cross the pipe unchanged") {
+  const Plan plan = sample_plan();
+  CHECK(decode_plan(encode(plan)) == plan);
+  Plan failed;
+  failed.failure = "TODO(02.1) not implemented";
+  CHECK(decode_plan(encode(failed)) == failed);
+  const Request request{"copy_several_floats", Bytes(40, 7)};
+  CHECK(decode_request(encode(request)) == request);
+}
+
+TEST_CASE("plan: every cut of a message, anything after it, and a length past its end are refused") {
+  const std::string whole = encode(sample_plan());
+  for (std::size_t length = 0; length < whole.size(); ++length)
+    CHECK_THROWS_AS(decode_plan(std::string_view(whole).substr(0, length)), std::invalid_argument);
+  CHECK_THROWS_AS(decode_plan(whole + "x"), std::invalid_argument);
+  CHECK_THROWS_AS(decode_request(whole), std::invalid_argument);  // a plan is not a request
+  // The failure text's length field set to 2^63: refused, not read.
+  std::string huge = whole;
+  huge[8 + 7] = static_cast<char>(0x80);
+  CHECK_THROWS_WITH_AS(decode_plan(huge), doctest::Contains("ends inside a field"), std::invalid_argument);
+  // More operations than a plan may hold, before any is read.
+  Plan empty;
+  std::string many = encode(empty);
+  many[many.size() - 3] = 0x7F;  // the operation count's sixth byte: over 2^46
+  CHECK_THROWS_WITH_AS(decode_plan(many), doctest::Contains("operations, more than"), std::invalid_argument);
+  std::string unknown = encode(empty);
+  unknown[unknown.size() - 8] = 1;  // one operation, whose tag is missing
+  CHECK_THROWS_AS(decode_plan(unknown), std::invalid_argument);
+  unknown += '\x09';  // of a kind that does not exist
+  CHECK_THROWS_WITH_AS(decode_plan(unknown), doctest::Contains("no known kind"), std::invalid_argument);
+}
+
+TEST_CASE("plan: the student's own kernels with their arguments' sizes, within the GPU's limits, are replayed") {
+  CHECK(defect(sample_plan(), kGiven, DeviceLimits{}, copy_kernel_only) == "");
+  CHECK(defect(Plan{}, kGiven, DeviceLimits{}, copy_kernel_only) == "");
+}
+
+TEST_CASE("plan: a kernel that is not the student's, or arguments of other sizes, are refused") {
+  CHECK(defect_of(KernelLaunch{"_Z14cublas_kernelv", {1, 1, 1}, {1, 1, 1}, 0, {}}) ==
+        "operation 1 of 1: kernel _Z14cublas_kernelv is not one of your file's kernels: launch only kernels your file defines");
+  CHECK(defect_of(KernelLaunch{"_Z11copy_kernelPKfPfm", {1, 1, 1}, {1, 1, 1}, 0, {Bytes(8), Bytes(8)}}) ==
+        "operation 1 of 1: kernel _Z11copy_kernelPKfPfm takes 3 arguments, but the launch passed 2");
+  CHECK(defect_of(KernelLaunch{"_Z11copy_kernelPKfPfm", {1, 1, 1}, {1, 1, 1}, 0, {Bytes(8), Bytes(8), Bytes(4)}}) ==
+        "operation 1 of 1: kernel _Z11copy_kernelPKfPfm: argument 3 is 8 bytes, but the launch passed 4");
+}
+
+TEST_CASE("plan: a shape or shared memory the GPU cannot give is refused") {
+  const Bytes word(8);
+  const auto launch = [&](Extent grid, Extent block, std::uint32_t shared) {
+    return KernelLaunch{"_Z11copy_kernelPKfPfm", grid, block, shared, {word, word, word}};
+  };
+  CHECK(defect_of(launch({1, 1, 1}, {1024, 1, 1}, 0)) == "");
+  CHECK_MESSAGE(defect_of(launch({1, 1, 1}, {1025, 1, 1}, 0)).find("a block of 1025 x 1 x 1 threads is more") != std::string::npos, "");
+  CHECK(defect_of(launch({1, 1, 1}, {32, 32, 2}, 0)).find("a block of 32 x 32 x 2") != std::string::npos);
+  CHECK(defect_of(launch({1, 1, 1}, {1, 1, 65}, 0)).find("more than this GPU allows") != std::string::npos);
+  CHECK(defect_of(launch({1, 65536, 1}, {1, 1, 1}, 0)).find("a grid of 1 x 65536 x 1 blocks") != std::string::npos);
+  CHECK(defect_of(launch({0, 1, 1}, {1, 1, 1}, 0)).find("a grid or block of 0 threads") != std::string::npos);
+  CHECK(defect_of(launch({1, 1, 1}, {1, 1, 1}, 232448)) == "");
+  CHECK(defect_of(launch({1, 1, 1}, {1, 1, 1}, 232449)).find("bytes of dynamic shared memory is more") != std::string::npos);
+}
+
+TEST_CASE("plan: a copy or fill lands inside one buffer the grader gave, or is refused") {
+  CHECK(defect_of(Upload{0x7000'0000'0000, Bytes(4096)}) == "");
+  CHECK(defect_of(Fill{0x7000'0000'1000, 4096, 0}) == "");
+  CHECK(defect_of(Fill{0x7000'0000'2000, 0, 0}) == "");  // nothing written: nowhere to check
+  CHECK(defect_of(Upload{0x7000'0000'0000, Bytes(4097)}) ==
+        "operation 1 of 1: a copy of 4097 bytes at 0x700000000000 is not inside any buffer the grader gave this call "
+        "(in, out): copy and fill only into the problem's own arrays and workspace");
+  CHECK(defect_of(Fill{0x6FFF'FFFF'FFFF, 2, 0}) != "");               // starts before the first
+  CHECK(defect_of(Fill{0x7000'0000'0FFF, 2, 0}) != "");               // across the end of one into the next
+  CHECK(defect_of(Fill{0xFFFF'FFFF'FFFF'FFFF, 2, 0}) != "");          // past 2^64, which must not wrap
+  CHECK(defect_of(Fill{0x7000'0000'1000, ~std::uint64_t{0}, 0}) != "");  // a length that would wrap
+  Plan two;
+  two.operations = {Fill{0x7000'0000'0000, 8, 0}, Fill{0x9000'0000'0000, 8, 0}};
+  CHECK(defect(two, kGiven, DeviceLimits{}, copy_kernel_only).rfind("operation 2 of 2: a fill of 8 bytes", 0) == 0);
+}
