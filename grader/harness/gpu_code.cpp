@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -39,7 +40,8 @@ std::string image_name(std::uint16_t kind, std::uint32_t capability, std::uint32
 
 // The sections of a 64-bit little-endian ELF object that hold fat binaries: .nv_fatbin (whole-program
 // compilation, how the labs are built) and __nv_relfatbin (relocatable device code, -rdc).
-void add_elf_images(std::string_view elf, const std::string& where, std::set<std::string>& images) {
+using Sections = std::function<void(std::string_view section)>;
+void each_elf_fat_binary_section(std::string_view elf, const std::string& where, const Sections& each) {
   if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1)
     throw std::runtime_error(where + " is not a 64-bit little-endian ELF object file");
   const auto section_table = field<std::uint64_t>(elf, 0x28, "ELF header");
@@ -60,7 +62,7 @@ void add_elf_images(std::string_view elf, const std::string& where, std::set<std
     if (name != ".nv_fatbin" && name != "__nv_relfatbin") continue;
     const std::uint64_t at = section(i, 24, std::uint64_t{}), size = section(i, 32, std::uint64_t{});
     if (at > elf.size() || size > elf.size() - at) throw std::runtime_error(where + ": truncated section " + std::string(name));
-    images.merge(gpu_code_in_fat_binaries(elf.substr(at, size)));
+    each(elf.substr(at, size));
   }
 }
 
@@ -100,12 +102,14 @@ std::set<std::string> gpu_code_in_fat_binaries(std::string_view bytes) {
   return images;
 }
 
-std::set<std::string> gpu_code_in_file(const std::string& path) {
+namespace {
+
+// Each section of fat binaries in an object file or a static library of them.
+void each_fat_binary_section(const std::string& path, const Sections& each) {
   const std::string bytes = read_file(path);
-  std::set<std::string> images;
   if (bytes.rfind("!<arch>\n", 0) != 0) {
-    add_elf_images(bytes, path, images);
-    return images;
+    each_elf_fat_binary_section(bytes, path, each);
+    return;
   }
   // A static library: a 60-byte header before each member (its name, and its size in decimal at
   // byte 48), members 2-byte aligned. Only object files are read: the symbol and long-name tables
@@ -120,10 +124,34 @@ std::set<std::string> gpu_code_in_file(const std::string& path) {
     }
     if (size > bytes.size() - at - 60) throw std::runtime_error(path + ": an archive member runs past the end");
     const std::string_view member = std::string_view(bytes).substr(at + 60, size);
-    if (member.substr(0, 4) == "\x7f" "ELF") add_elf_images(member, path + "(" + member_name.substr(0, member_name.find_first_of("/ ")) + ")", images);
+    if (member.substr(0, 4) == "\x7f" "ELF")
+      each_elf_fat_binary_section(member, path + "(" + member_name.substr(0, member_name.find_first_of("/ ")) + ")", each);
     at += 60 + size + size % 2;
   }
+}
+
+}  // namespace
+
+std::set<std::string> gpu_code_in_file(const std::string& path) {
+  std::set<std::string> images;
+  each_fat_binary_section(path, [&](std::string_view section) { images.merge(gpu_code_in_fat_binaries(section)); });
   return images;
+}
+
+std::vector<std::string> fat_binaries_in_file(const std::string& path) {
+  std::vector<std::string> fat_binaries;
+  each_fat_binary_section(path, [&](std::string_view section) {
+    for (std::size_t at = 0; at < section.size();) {
+      if (field<std::uint32_t>(section, at, "fat binary header") != kFatBinaryMagic)
+        throw std::runtime_error(path + ": no fat binary at byte " + std::to_string(at) + " of a section");
+      const std::size_t header = field<std::uint16_t>(section, at + 6, "fat binary header");
+      const std::uint64_t size = field<std::uint64_t>(section, at + 8, "fat binary header");
+      if (header < 16 || size > section.size() - at - header) throw std::runtime_error(path + ": a fat binary larger than its section");
+      fat_binaries.emplace_back(section.substr(at, header + size));
+      at = (at + header + size + 7) / 8 * 8;
+    }
+  });
+  return fat_binaries;
 }
 
 std::set<std::string> gpu_code_for_architectures(std::string_view architectures) {

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace workbook {
 
@@ -21,6 +22,11 @@ std::set<std::string> gpu_code_in_fat_binaries(std::string_view bytes);
 // library (an ar archive of them). Throws std::runtime_error, saying why, when the file cannot be
 // read or is neither.
 std::set<std::string> gpu_code_in_file(const std::string& path);
+
+// Every fat binary in an object file or a static library, each whole (its header and images), as
+// the CUDA driver loads one (cuLibraryLoadData): the student's device code, which the judge loads
+// without linking the student's host code. Throws std::runtime_error as gpu_code_in_file() does.
+std::vector<std::string> fat_binaries_in_file(const std::string& path);
 
 // The images that nvcc makes for CMake's CUDA_ARCHITECTURES ("80;90", "90-real", "90a-virtual"):
 // "90" is machine code and PTX, "-real" machine code alone, "-virtual" PTX alone. Throws

@@ -9,4 +9,9 @@ std::vector<LaunchRecord>& recorded_launches() {
 
 void clear_recorded_launches() { recorded_launches().clear(); }
 
+bool& planning_launches() {
+  static bool planning = false;
+  return planning;
+}
+
 }  // namespace workbook

@@ -17,6 +17,8 @@ struct LaunchRecord {
   dim3 block{};
   std::size_t dynamic_shared_bytes = 0;
   cudaStream_t stream = nullptr;
+  // While planning (below): each of the kernel's parameters, as the bytes the launch passes it.
+  std::vector<std::vector<unsigned char>> arguments;
 
   unsigned grid_blocks() const { return grid.x * grid.y * grid.z; }
   unsigned threads_per_block() const { return block.x * block.y * block.z; }
@@ -25,5 +27,11 @@ struct LaunchRecord {
 // Launches since the last clear, oldest first. The grader clears it before it calls a launcher.
 std::vector<LaunchRecord>& recorded_launches();
 void clear_recorded_launches();
+
+// True in the planner (the trust boundary, shared/DESIGN.md): the process that runs a launcher to
+// learn what it would launch. There workbook::launch() records each launch with its arguments and
+// launches nothing; the judge, which runs none of the launcher's host code, replays the record.
+// Set only by the planner's main().
+bool& planning_launches();
 
 }  // namespace workbook
