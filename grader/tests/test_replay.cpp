@@ -1,0 +1,129 @@
+// The trust boundary's two halves on a GPU: a launcher run in planning mode (the planner's side,
+// planner.h) yields a plan; the judge's side (replay.h) loads the launcher's object's GPU code
+// without its host code, checks the plan (plan.h's defect()) and replays it. The replay must compute
+// exactly what the launcher computes when it launches for itself. Exit 77 without a GPU, after the
+// part that needs none (the object's fat binaries, read whole).
+// usage: replay_check OBJECT   (the library holding replay_kernels.cu)
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstring>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpu_code.h"
+#include "plan.h"
+#include "planner.h"
+#include "replay.h"
+#include "workbook/cuda.h"
+#include "workbook/launch_log.h"
+
+namespace replay_test {
+void scale_then_reverse(float* data, std::size_t count, float factor, cudaStream_t stream);
+}
+
+namespace {
+
+int failures = 0;
+void expect(bool holds, const std::string& what) {
+  std::cout << (holds ? "ok: " : "FAIL: ") << what << '\n';
+  failures += holds ? 0 : 1;
+}
+
+std::vector<float> download(const float* data, std::size_t count) {
+  std::vector<float> values(count);
+  CUDA_CHECK(cudaMemcpy(values.data(), data, count * sizeof(float), cudaMemcpyDeviceToHost));
+  return values;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: replay_check OBJECT\n";
+    return 2;
+  }
+  // On any machine: the object's fat binaries, each whole, hold the GPU code the object carries.
+  try {
+    std::set<std::string> images;
+    const std::vector<std::string> fat_binaries = workbook::fat_binaries_in_file(argv[1]);
+    for (const std::string& fat_binary : fat_binaries) images.merge(workbook::gpu_code_in_fat_binaries(fat_binary));
+    expect(!fat_binaries.empty() && images == workbook::gpu_code_in_file(argv[1]),
+           "the object's " + std::to_string(fat_binaries.size()) + " fat binaries, each whole, hold its GPU code (" +
+               workbook::listed(images) + ")");
+  } catch (const std::exception& error) {
+    expect(false, std::string("reading the object's fat binaries: ") + error.what());
+  }
+  int devices = 0;
+  if (failures > 0) return 1;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::cout << "skipped: no CUDA GPU\n";
+    return 77;
+  }
+  try {
+    constexpr std::size_t kCount = 1000003;  // a last block that is partly empty
+    std::vector<float> input(kCount);
+    for (std::size_t i = 0; i < kCount; ++i) input[i] = static_cast<float>(i % 977) * 0.25f - 3.0f;
+    float* launched = nullptr;
+    float* replayed = nullptr;
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&launched), kCount * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&replayed), kCount * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(launched, input.data(), kCount * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(replayed, input.data(), kCount * sizeof(float), cudaMemcpyHostToDevice));
+    cudaStream_t stream = nullptr;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+    // The launcher as it runs today, launching for itself.
+    replay_test::scale_then_reverse(launched, kCount, 1.5f, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    // The planner: the same launcher, planning, for the judge's buffer.
+    workbook::clear_recorded_launches();
+    workbook::planning_launches() = true;
+    replay_test::scale_then_reverse(replayed, kCount, 1.5f, stream);
+    workbook::planning_launches() = false;
+    const workbook::plan::Plan plan = workbook::plan_of_recorded_launches();
+    workbook::clear_recorded_launches();
+    expect(plan.operations.size() == 2, "planning records the launcher's two launches and runs neither");
+    expect(download(replayed, kCount) == input, "nothing ran while planning: the judge's buffer is as it was");
+
+    // The judge: the GPU code of the launcher's object, none of its host code.
+    const workbook::plan::Plan crossed = workbook::plan::decode_plan(workbook::plan::encode(plan));
+    const workbook::StudentKernels kernels(argv[1]);
+    std::cout << "the object's kernels:";
+    for (const std::string& name : kernels.names()) std::cout << ' ' << name;
+    std::cout << '\n';
+    const std::vector<workbook::plan::Buffer> given = {
+        {"data", reinterpret_cast<std::uint64_t>(replayed), kCount * sizeof(float)}};
+    const auto sizes = [&](const std::string& name) { return kernels.parameter_sizes(name); };
+    const std::string found = workbook::plan::defect(crossed, given, workbook::plan::DeviceLimits{}, sizes);
+    expect(found.empty(), "the plan is the object's own kernels with their arguments' sizes" + (found.empty() ? "" : ": " + found));
+    kernels.replay(crossed, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    expect(download(replayed, kCount) == download(launched, kCount),
+           "the replay computes exactly what the launcher computed launching for itself (64 KiB of shared memory included)");
+
+    // What the judge refuses before replaying anything.
+    workbook::plan::Plan foreign = crossed;
+    std::get<workbook::plan::KernelLaunch>(foreign.operations[0]).kernel = "_Z13cublas_kernelv";
+    expect(workbook::plan::defect(foreign, given, {}, sizes).find("is not one of your file's kernels") != std::string::npos,
+           "a kernel the object does not define is refused");
+    workbook::plan::Plan narrowed = crossed;
+    std::get<workbook::plan::KernelLaunch>(narrowed.operations[0]).arguments[1].resize(4);  // the count as 4 bytes
+    expect(workbook::plan::defect(narrowed, given, {}, sizes).find("argument 2 is 8 bytes, but the launch passed 4") !=
+               std::string::npos,
+           "an argument of another size than the kernel's parameter is refused (sizes from the driver)");
+    workbook::plan::Plan stray = crossed;
+    stray.operations.push_back(workbook::plan::Fill{reinterpret_cast<std::uint64_t>(launched), 4, 0});
+    expect(workbook::plan::defect(stray, given, {}, sizes).find("not inside any buffer the grader gave") != std::string::npos,
+           "a fill of memory the judge did not give this call is refused");
+    cudaFree(launched);
+    cudaFree(replayed);
+  } catch (const std::exception& error) {
+    std::cout << "FAIL: " << error.what() << '\n';
+    return 1;
+  }
+  return failures == 0 ? 0 : 1;
+}
