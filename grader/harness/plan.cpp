@@ -1,5 +1,8 @@
 #include "plan.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <stdexcept>
 #include <type_traits>
 
@@ -150,6 +153,7 @@ std::string encode(const Plan& plan) {
   Writer out;
   out.raw(kPlanMagic);
   out.text(plan.failure);
+  out.number<std::uint8_t>(plan.not_implemented ? 1 : 0);
   out.bytes(plan.answer);
   out.number<std::uint64_t>(plan.operations.size());
   for (const Operation& operation : plan.operations) {
@@ -181,6 +185,9 @@ Plan decode_plan(std::string_view bytes) {
   in.expect(kPlanMagic);
   Plan plan;
   plan.failure = in.text();
+  const std::uint8_t not_implemented = in.number<std::uint8_t>();
+  if (not_implemented > 1) Reader::fail("a flag that is neither 0 nor 1");
+  plan.not_implemented = not_implemented == 1;
   plan.answer = in.bytes();
   const std::uint64_t count = in.number<std::uint64_t>();
   if (count > kMaxOperations) Reader::fail(std::to_string(count) + " operations, more than " + std::to_string(kMaxOperations));
@@ -237,6 +244,44 @@ Request decode_request(std::string_view bytes) {
   request.problem = in.bytes();
   in.end();
   return request;
+}
+
+void send_message(int fd, std::string_view message) {
+  Writer length;
+  length.number<std::uint64_t>(message.size());
+  const std::string whole = length.take() + std::string(message);
+  for (std::size_t sent = 0; sent < whole.size();) {
+    const ssize_t written = ::write(fd, whole.data() + sent, whole.size() - sent);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) throw std::runtime_error("the pipe closed while a message was sent");
+    sent += static_cast<std::size_t>(written);
+  }
+}
+
+std::optional<std::string> receive_message(int fd) {
+  // Reads exactly `count` bytes into `into`; false when the pipe ends before the first.
+  const auto read_exactly = [fd](char* into, std::size_t count, bool may_end) {
+    for (std::size_t got = 0; got < count;) {
+      const ssize_t n = ::read(fd, into + got, count - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw std::runtime_error("reading a message from the pipe failed");
+      if (n == 0) {
+        if (got == 0 && may_end) return false;
+        throw std::runtime_error("the pipe ended inside a message");
+      }
+      got += static_cast<std::size_t>(n);
+    }
+    return true;
+  };
+  char length_bytes[8];
+  if (!read_exactly(length_bytes, sizeof length_bytes, true)) return std::nullopt;
+  Reader length_reader(std::string_view(length_bytes, sizeof length_bytes));
+  const std::uint64_t length = length_reader.number<std::uint64_t>();
+  if (length > kMaxBytes) throw std::runtime_error("a message of " + std::to_string(length) + " bytes was announced, more than " +
+                                                   std::to_string(kMaxBytes));
+  std::string message(length, '\0');
+  read_exactly(message.data(), length, false);
+  return message;
 }
 
 std::string defect(const Plan& plan, const std::vector<Buffer>& given, const DeviceLimits& limits,

@@ -55,6 +55,7 @@ struct Plan {
   std::vector<Operation> operations;  // in the order the launcher asked for them
   Bytes answer;         // what a host-only function returned (a workspace size, 01.3's occupancy)
   std::string failure;  // the launcher threw: its message. Then nothing of the plan is replayed
+  bool not_implemented = false;  // what it threw was workbook::NotImplemented (a TODO left open)
   bool operator==(const Plan&) const = default;
 };
 
@@ -75,6 +76,13 @@ std::string encode(const Plan& plan);
 Plan decode_plan(std::string_view bytes);
 std::string encode(const Request& request);
 Request decode_request(std::string_view bytes);
+
+// One message over a pipe: its length (8 bytes, little-endian), then its bytes. send_message()
+// throws std::runtime_error when the pipe is closed; receive_message() returns nothing when the
+// pipe ends before a message starts, and throws std::runtime_error when it ends inside one or a
+// length over kMaxBytes is announced. Both retry on EINTR.
+void send_message(int fd, std::string_view message);
+std::optional<std::string> receive_message(int fd);
 
 // What a plan is checked against.
 struct Buffer {  // a device allocation the judge gave for this call

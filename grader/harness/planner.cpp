@@ -1,22 +1,22 @@
 #include "planner.h"
 
-#include <cuda_runtime_api.h>
-
 #include <stdexcept>
 #include <string>
 
-#include "workbook/launch_log.h"
-
 namespace workbook {
 
-plan::Plan plan_of_recorded_launches() {
+std::string kernel_name(const void* kernel) {
+  const char* name = nullptr;
+  if (cudaFuncGetName(&name, kernel) != cudaSuccess || name == nullptr)
+    throw std::runtime_error("a recorded launch's kernel has no name the CUDA runtime knows");
+  return name;
+}
+
+plan::Plan plan_of_recorded_launches(const KernelNamer& name_of) {
   plan::Plan plan;
   for (const LaunchRecord& record : recorded_launches()) {
-    const char* name = nullptr;
-    if (cudaFuncGetName(&name, record.kernel) != cudaSuccess || name == nullptr)
-      throw std::runtime_error("a recorded launch's kernel has no name the CUDA runtime knows");
     plan::KernelLaunch launch;
-    launch.kernel = name;
+    launch.kernel = name_of(record.kernel);
     launch.grid = {record.grid.x, record.grid.y, record.grid.z};
     launch.block = {record.block.x, record.block.y, record.block.z};
     launch.dynamic_shared_bytes = static_cast<std::uint32_t>(record.dynamic_shared_bytes);
@@ -24,6 +24,18 @@ plan::Plan plan_of_recorded_launches() {
     plan.operations.emplace_back(std::move(launch));
   }
   return plan;
+}
+
+void serve_plans(int in, int out, const std::vector<StudentFunction>& functions, cudaStream_t stream,
+                 const KernelNamer& name_of) {
+  while (const std::optional<std::string> message = plan::receive_message(in)) {
+    const plan::Request request = plan::decode_request(*message);
+    const StudentFunction* called = nullptr;
+    for (const StudentFunction& function : functions)
+      if (function.name == request.function) called = &function;
+    if (called == nullptr) throw std::runtime_error("the judge asked for " + request.function + ", which this lab does not have");
+    plan::send_message(out, plan::encode(called->plan_call(request.problem, stream, name_of)));
+  }
 }
 
 }  // namespace workbook

@@ -1,16 +1,119 @@
-// The planner's side of the trust boundary (shared/DESIGN.md): what a launcher asked for while
-// workbook::launch() was planning (launch_log.h's planning_launches()), as the plan (plan.h) the
-// judge replays. Each kernel is named as the driver names it (cudaFuncGetName), so that the judge
-// finds it among the kernels it loaded from the student's object (replay.h).
+// The planner's side of the trust boundary (shared/DESIGN.md): the process that runs a student's
+// host code, and only there. For each request of the judge it calls one function of the lab's
+// interface with the request's arguments (their bytes; pointers are the judge's device addresses,
+// plain numbers here), while workbook::launch() only records (launch_log.h's planning_launches()),
+// and answers with the plan (plan.h): the launches, each kernel named as the driver names it, the
+// value a host-only function returned, or what the function threw.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
 #include "plan.h"
+#include "workbook/cuda.h"
+#include "workbook/launch_log.h"
 
 namespace workbook {
 
-// The launches recorded since the last clear_recorded_launches(), as a plan, oldest first. Throws
-// std::runtime_error when a recorded kernel has no name (it was not launched with
-// workbook::launch(), or the CUDA runtime cannot start).
-plan::Plan plan_of_recorded_launches();
+// A recorded kernel's name (cudaFuncGetName); throws std::runtime_error where it has none.
+std::string kernel_name(const void* kernel);
+using KernelNamer = std::function<std::string(const void* kernel)>;
+
+// The launches recorded since the last clear_recorded_launches(), as a plan, oldest first.
+plan::Plan plan_of_recorded_launches(const KernelNamer& name_of = kernel_name);
+
+// A function's arguments as the judge sends them: each one's bytes, in order. A cudaStream_t has
+// none: the judge replays on its own stream, and the planner passes its own.
+template <typename T>
+inline constexpr bool kIsStream = std::is_same_v<std::decay_t<T>, cudaStream_t>;
+
+template <typename... Arguments>
+plan::Bytes encode_arguments(const Arguments&... arguments) {
+  static_assert((std::is_trivially_copyable_v<std::decay_t<Arguments>> && ...), "arguments cross as bytes");
+  plan::Bytes bytes;
+  const auto append = [&bytes](const auto& value) {
+    if constexpr (!kIsStream<decltype(value)>) {
+      const std::size_t at = bytes.size();
+      bytes.resize(at + sizeof(value));
+      std::memcpy(bytes.data() + at, &value, sizeof(value));
+    }
+  };
+  (append(arguments), ...);
+  return bytes;
+}
+
+// One function of a lab's interface, as the planner calls it.
+struct StudentFunction {
+  std::string name;
+  std::function<plan::Plan(const plan::Bytes& arguments, cudaStream_t stream, const KernelNamer& name_of)> plan_call;
+};
+
+// student_function("copy_float4", copy_lab::copy_float4): decodes the arguments (the sizes must add
+// up), calls it planning, and returns its launches, its value (for a function that returns one) or
+// what it threw. A std::logic_error (not a plan) when the bytes are not its arguments.
+template <typename Result, typename... Parameters>
+StudentFunction student_function(std::string name, Result (*function)(Parameters...)) {
+  static_assert(std::is_void_v<Result> || std::is_trivially_copyable_v<Result>, "an answer crosses as bytes");
+  return {name, [name, function](const plan::Bytes& bytes, cudaStream_t stream, const KernelNamer& name_of) {
+            std::tuple<std::decay_t<Parameters>...> arguments;
+            std::size_t at = 0;
+            std::apply(
+                [&](auto&... argument) {
+                  const auto take = [&](auto& value) {
+                    if constexpr (kIsStream<decltype(value)>) {
+                      value = stream;
+                    } else {
+                      if (bytes.size() - at < sizeof(value)) throw std::logic_error(name + ": too few argument bytes");
+                      std::memcpy(&value, bytes.data() + at, sizeof(value));
+                      at += sizeof(value);
+                    }
+                  };
+                  (take(argument), ...);
+                },
+                arguments);
+            if (at != bytes.size()) throw std::logic_error(name + ": more argument bytes than its parameters take");
+            plan::Plan plan;
+            clear_recorded_launches();
+            planning_launches() = true;
+            try {
+              if constexpr (std::is_void_v<Result>) {
+                std::apply(function, arguments);
+              } else {
+                const Result value = std::apply(function, arguments);
+                const auto* first = reinterpret_cast<const std::uint8_t*>(&value);
+                plan.answer.assign(first, first + sizeof(Result));
+              }
+              planning_launches() = false;
+              const plan::Bytes answer = std::move(plan.answer);
+              plan = plan_of_recorded_launches(name_of);
+              plan.answer = answer;
+            } catch (const NotImplemented& error) {
+              planning_launches() = false;
+              plan = {};
+              plan.failure = error.what();
+              plan.not_implemented = true;
+            } catch (const std::exception& error) {
+              planning_launches() = false;
+              plan = {};
+              plan.failure = error.what();
+            }
+            clear_recorded_launches();
+            return plan;
+          }};
+}
+
+// The planner's loop: each request read from `in` answered with its plan on `out`, until `in`
+// ends (returns). A request for a function not in `functions`, or malformed, ends it with
+// std::runtime_error: the judge only sends well-formed requests for the lab's own functions.
+void serve_plans(int in, int out, const std::vector<StudentFunction>& functions, cudaStream_t stream,
+                 const KernelNamer& name_of = kernel_name);
 
 }  // namespace workbook

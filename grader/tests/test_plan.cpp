@@ -3,6 +3,8 @@
 // operation the judge would replay is checked against what it gave and what the GPU allows.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -43,6 +45,7 @@ TEST_CASE("plan: a plan and a request cross the pipe unchanged") {
   CHECK(decode_plan(encode(plan)) == plan);
   Plan failed;
   failed.failure = "TODO(02.1) not implemented";
+  failed.not_implemented = true;
   CHECK(decode_plan(encode(failed)) == failed);
   const Request request{"copy_several_floats", Bytes(40, 7)};
   CHECK(decode_request(encode(request)) == request);
@@ -54,6 +57,9 @@ TEST_CASE("plan: every cut of a message, anything after it, and a length past it
     CHECK_THROWS_AS(decode_plan(std::string_view(whole).substr(0, length)), std::invalid_argument);
   CHECK_THROWS_AS(decode_plan(whole + "x"), std::invalid_argument);
   CHECK_THROWS_AS(decode_request(whole), std::invalid_argument);  // a plan is not a request
+  std::string flag = encode(Plan{});
+  flag[8 + 8] = 2;  // the not-implemented flag, neither 0 nor 1
+  CHECK_THROWS_WITH_AS(decode_plan(flag), doctest::Contains("neither 0 nor 1"), std::invalid_argument);
   // The failure text's length field set to 2^63: refused, not read.
   std::string huge = whole;
   huge[8 + 7] = static_cast<char>(0x80);
@@ -113,4 +119,29 @@ TEST_CASE("plan: a copy or fill lands inside one buffer the grader gave, or is r
   Plan two;
   two.operations = {Fill{0x7000'0000'0000, 8, 0}, Fill{0x9000'0000'0000, 8, 0}};
   CHECK(defect(two, kGiven, DeviceLimits{}, copy_kernel_only).rfind("operation 2 of 2: a fill of 8 bytes", 0) == 0);
+}
+
+TEST_CASE("plan: messages cross a pipe whole, and a pipe that ends inside one says so") {
+  int ends[2];
+  REQUIRE(pipe(ends) == 0);
+  const std::string plan = encode(sample_plan());
+  send_message(ends[1], plan);
+  send_message(ends[1], "");
+  const std::string length_only("\x05\0\0\0\0\0\0\0abc", 11);  // announces 5 bytes, then the pipe ends after 3
+  REQUIRE(write(ends[1], length_only.data(), length_only.size()) == 11);
+  close(ends[1]);
+  CHECK(receive_message(ends[0]) == plan);
+  CHECK(receive_message(ends[0]) == std::string());
+  CHECK_THROWS_WITH_AS(receive_message(ends[0]), "the pipe ended inside a message", std::runtime_error);
+  close(ends[0]);
+  REQUIRE(pipe(ends) == 0);
+  const std::string huge("\0\0\0\0\0\0\0\x40", 8);  // 2^62 bytes
+  REQUIRE(write(ends[1], huge.data(), huge.size()) == 8);
+  close(ends[1]);
+  CHECK_THROWS_WITH_AS(receive_message(ends[0]), doctest::Contains("bytes was announced, more than"), std::runtime_error);
+  close(ends[0]);
+  REQUIRE(pipe(ends) == 0);
+  close(ends[1]);
+  CHECK(receive_message(ends[0]) == std::nullopt);  // ended before any message: the planner is done
+  close(ends[0]);
 }

@@ -1,0 +1,64 @@
+// The planner as a process of its own (planner_process.h): the judge asks it for what a student's
+// host-only functions return, and for a launcher's plan; whatever the student's code throws, prints
+// or crashes on comes back as words, never as a judge that stops. Runs on the CPU: nothing here
+// launches a kernel (planner_student.cpp is the "student").
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "planner_process.h"
+
+namespace {
+
+struct Shape {
+  int rows = 0, cols = 0;
+};
+struct Occupancy {
+  int blocks = 0;
+  int limiter = 0;
+};
+
+}  // namespace
+
+TEST_CASE("planner process: a host-only function's answer comes back as data, its prints stay out of the plans") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  CHECK(workbook::planned_answer<std::size_t>(planner, "workspace_bytes", Shape{3, 5}) == 3 * 5 * 4 + 256);
+  const Occupancy occupancy = workbook::planned_answer<Occupancy>(planner, "occupancy_of", Shape{3, 32}, 256);
+  CHECK(occupancy.blocks == 8);
+  CHECK(occupancy.limiter == 2);
+  CHECK(workbook::planned_answer<std::size_t>(planner, "workspace_bytes", Shape{1, 1}) == 260);  // the same planner again
+}
+
+TEST_CASE("planner process: what the student's code throws comes back as what it was") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  const workbook::plan::Plan todo = planner.call({"todo_launcher", workbook::encode_arguments(Shape{2, 2}, cudaStream_t{})});
+  CHECK(todo.not_implemented);
+  CHECK(todo.failure == "TODO(09.1) not implemented");
+  CHECK(todo.operations.empty());
+  CHECK_THROWS_WITH_AS(workbook::planned_answer<std::size_t>(planner, "todo_launcher", Shape{2, 2}, cudaStream_t{}),
+                       "TODO(09.1) not implemented", workbook::NotImplemented);
+  const workbook::plan::Plan refused = planner.call({"refusing_launcher", workbook::encode_arguments(Shape{0, 2})});
+  CHECK_FALSE(refused.not_implemented);
+  CHECK(refused.failure == "rows must be positive");
+  // A launcher that returns normally launched nothing here, and says so with an empty plan.
+  const workbook::plan::Plan nothing = planner.call({"refusing_launcher", workbook::encode_arguments(Shape{1, 2})});
+  CHECK(nothing.failure.empty());
+  CHECK(nothing.operations.empty());
+}
+
+TEST_CASE("planner process: a planner that crashes is reported with how it ended, and the judge goes on") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  CHECK_THROWS_WITH_AS(planner.call({"crashes", workbook::encode_arguments(Shape{1, 1})}),
+                       doctest::Contains("the planner (your file's host code) stopped while crashes ran: it was ended by signal 11"),
+                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(planner.call({"workspace_bytes", workbook::encode_arguments(Shape{1, 1})}),
+                       doctest::Contains("it had already ended"), std::runtime_error);
+  // Arguments that are not the function's: the planner refuses them and ends; the judge says so.
+  workbook::PlannerProcess again({WORKBOOK_TEST_PLANNER});
+  CHECK_THROWS_WITH_AS(again.call({"workspace_bytes", workbook::plan::Bytes(3)}), doctest::Contains("stopped while workspace_bytes ran"),
+                       std::runtime_error);
+  workbook::PlannerProcess missing({"/nonexistent/planner"});
+  CHECK_THROWS_WITH_AS(missing.call({"workspace_bytes", {}}), doctest::Contains("it could not be started"), std::runtime_error);
+}
