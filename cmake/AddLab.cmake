@@ -6,12 +6,15 @@
 #   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
 #   lab<NN_topic>_baseline    grader/labs/NN_topic/baseline.cu
 #   lab<NN_topic>_grader      grader/labs/NN_topic/grader.cpp and the folder's other .cpp/.cu files
-#                             (device-side checks), compiled once; GRADER_LIBRARIES are linked into
-#                             it alone (lab 04's cuBLAS, the line to beat)
+#                             (device-side checks) but planner.cpp, compiled once; GRADER_LIBRARIES
+#                             are linked into it alone (lab 04's cuBLAS, the line to beat)
 #   lab<NN_topic>_starter     labs/NN_topic/<topic>.cu, and grade_<NN_topic>_starter: the grader
-#                             linked with it (with a submission, lab<NN_topic>_submission too)
+#                             linked with it (with a submission, lab<NN_topic>_submission too); and
+#                             plan_<NN_topic>_starter, its planner (grader/harness/planner.h: the file
+#                             with the lab's planner.cpp, nothing of the grader's), not yet used to grade
 #   and the starter's tests: every step rejected cleanly (--expect-reject), the host-code audit of
-#   its #include lines and its object file, its GPU code, the benchmark plot's columns.
+#   its #include lines and its object file, its GPU code, the benchmark plot's columns, its
+#   planner serving every function it defines.
 #
 # add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
 #         [TRACE_MUTANTS <name|defence|steps[|also-without]>...] [AUDIT_CLEAN_MUTANTS <name>...]
@@ -110,7 +113,7 @@ function(add_lab lab)
   target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
 
   file(GLOB grader_sources CONFIGURE_DEPENDS "${grading}/*.cpp" "${grading}/*.cu")
-  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu")
+  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu" "${grading}/planner.cpp")
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
@@ -151,6 +154,13 @@ function(add_lab lab)
   set_tests_properties("${lab}.bench: the plot reads only columns the grader writes" PROPERTIES LABELS "cpu;${lab}")
   # A student's grader holds no kernel but the student's own and those listed as the grader's and
   # the lab's given code (grader/labs/NN_topic/kernels.allowed): no witness, mutant or solution.
+  # The lab's planner serves every function the student writes, and no other (CPU).
+  file(STRINGS "${root}/labs/${lab}/${LAB_TOPIC}.h" lab_namespace REGEX "^namespace [a-z_]+ {" LIMIT_COUNT 1)
+  string(REGEX REPLACE "^namespace ([a-z_]+) {.*" "\\1" lab_namespace "${lab_namespace}")
+  add_test(NAME "${lab}.static: the planner serves every function the student writes"
+    COMMAND "${root}/grader/tests/check_planner_functions.sh" "$<TARGET_FILE:plan_${lab}_starter>"
+            "$<TARGET_FILE:${id}_starter>" "${lab_namespace}")
+  set_tests_properties("${lab}.static: the planner serves every function the student writes" PROPERTIES LABELS "cpu;${lab};static")
   add_test(NAME "${lab}.static: the student's grader holds no kernel beyond the grader's own and the given ones"
     COMMAND workbook_audit kernels "--allowed=${grading}/kernels.allowed" "--student=$<TARGET_FILE:${id}_starter>"
             "$<TARGET_FILE:grade_${lab}_starter>")
@@ -422,6 +432,16 @@ function(_build_lab_implementation lab kind source)
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
   set_target_properties(${id}_${kind} grade_${lab}_${kind} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${lab_build_folder}"
                         RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
+  # Its planner (the trust boundary, grader/harness/planner.h): the implementation with the lab's
+  # list of functions and the planner's loop, and nothing of the grader's: a file that calls the
+  # grader's code does not link into one. Grading does not use planners yet; until it does, the
+  # mutants (one of which calls the grader's baseline) have none.
+  if(kind MATCHES "^(starter|solution|submission)$")
+    add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/harness/planner_main.cpp"
+                   "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/planner.cpp")
+    target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner ${id}_${kind})
+    set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
+  endif()
   # The names the implementation (and the lab's given code) defines, beside the grader: the device
   # trace counts a kernel as the student's own only if its name is one of them.
   set(own_code "$<TARGET_FILE:${id}_${kind}>")

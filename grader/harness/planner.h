@@ -110,6 +110,9 @@ StudentFunction student_function(std::string name, Result (*function)(Parameters
           }};
 }
 
+// The lab's functions, as its grader/labs/NN_topic/planner.cpp lists them: what a planner serves.
+const std::vector<StudentFunction>& lab_functions();
+
 // The planner's loop: each request read from `in` answered with its plan on `out`, until `in`
 // ends (returns). A request for a function not in `functions`, or malformed, ends it with
 // std::runtime_error: the judge only sends well-formed requests for the lab's own functions.
