@@ -439,7 +439,7 @@ function(_build_lab_implementation lab kind source)
   if(kind MATCHES "^(starter|solution|submission)$")
     add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/harness/planner_main.cpp"
                    "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/planner.cpp")
-    target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner ${id}_${kind})
+    target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies workbook_planner ${id}_${kind})
     set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
   endif()
   # The names the implementation (and the lab's given code) defines, beside the grader: the device

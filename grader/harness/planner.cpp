@@ -12,9 +12,20 @@ std::string kernel_name(const void* kernel) {
   return name;
 }
 
+std::vector<RecordedCopy>& recorded_copies() {
+  static std::vector<RecordedCopy> copies;
+  return copies;
+}
+
 plan::Plan plan_of_recorded_launches(const KernelNamer& name_of) {
   plan::Plan plan;
+  std::size_t copy = 0;
+  const auto copies_until = [&](std::size_t launches) {
+    for (; copy < recorded_copies().size() && recorded_copies()[copy].after_launches <= launches; ++copy)
+      plan.operations.push_back(recorded_copies()[copy].operation);
+  };
   for (const LaunchRecord& record : recorded_launches()) {
+    copies_until(plan.operations.size() - copy);  // the copies asked for before this launch
     plan::KernelLaunch launch;
     launch.kernel = name_of(record.kernel);
     launch.grid = {record.grid.x, record.grid.y, record.grid.z};
@@ -23,6 +34,7 @@ plan::Plan plan_of_recorded_launches(const KernelNamer& name_of) {
     for (const std::vector<unsigned char>& argument : record.arguments) launch.arguments.emplace_back(argument.begin(), argument.end());
     plan.operations.emplace_back(std::move(launch));
   }
+  copies_until(recorded_launches().size());
   return plan;
 }
 

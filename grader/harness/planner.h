@@ -27,7 +27,17 @@ namespace workbook {
 std::string kernel_name(const void* kernel);
 using KernelNamer = std::function<std::string(const void* kernel)>;
 
-// The launches recorded since the last clear_recorded_launches(), as a plan, oldest first.
+// The uploads and fills a launcher asked for while planning (planner_copies.cpp, which every
+// planner links with the linker's --wrap of cudaMemcpyAsync and cudaMemsetAsync), each with the
+// number of launches recorded before it.
+struct RecordedCopy {
+  std::size_t after_launches = 0;
+  plan::Operation operation;
+};
+std::vector<RecordedCopy>& recorded_copies();
+
+// The launches recorded since the last clear_recorded_launches(), with the recorded copies in their
+// places, as a plan, oldest first.
 plan::Plan plan_of_recorded_launches(const KernelNamer& name_of = kernel_name);
 
 // A function's arguments as the judge sends them: each one's bytes, in order. A cudaStream_t has
@@ -82,6 +92,7 @@ StudentFunction student_function(std::string name, Result (*function)(Parameters
             if (at != bytes.size()) throw std::logic_error(name + ": more argument bytes than its parameters take");
             plan::Plan plan;
             clear_recorded_launches();
+            recorded_copies().clear();
             planning_launches() = true;
             try {
               if constexpr (std::is_void_v<Result>) {
@@ -106,6 +117,7 @@ StudentFunction student_function(std::string name, Result (*function)(Parameters
               plan.failure = error.what();
             }
             clear_recorded_launches();
+            recorded_copies().clear();
             return plan;
           }};
 }

@@ -30,6 +30,21 @@ void refusing_launcher(const Shape& shape, cudaStream_t) {
   if (shape.rows <= 0) throw std::invalid_argument("rows must be positive");
 }
 
+// A launcher's upload and fill (lab 01 uploads its chase, lab 06 zeroes its workspace): operations
+// of the plan, at the judge's addresses, with nothing copied here.
+struct Target {
+  float* out = nullptr;
+  std::size_t count = 0;
+};
+void zeroes_then_uploads(const Target& target, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemsetAsync(target.out, 0, target.count * sizeof(float), stream));
+  const float corner[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  CUDA_CHECK(cudaMemcpyAsync(target.out + 4, corner, sizeof(corner), cudaMemcpyHostToDevice, stream));
+}
+void copies_on_the_device(const Target& target, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(target.out, target.out + 8, 16, cudaMemcpyDeviceToDevice, stream));
+}
+
 std::size_t crashes(const Shape& shape) {
   volatile int* nowhere = nullptr;
   return static_cast<std::size_t>(*nowhere + shape.rows);
@@ -43,6 +58,8 @@ int main() {
                          workbook::student_function("occupancy_of", occupancy_of),
                          workbook::student_function("todo_launcher", todo_launcher),
                          workbook::student_function("refusing_launcher", refusing_launcher),
+                         workbook::student_function("zeroes_then_uploads", zeroes_then_uploads),
+                         workbook::student_function("copies_on_the_device", copies_on_the_device),
                          workbook::student_function("crashes", crashes)},
                         nullptr, [](const void*) -> std::string { return "no kernel is launched here"; });
   return 0;

@@ -5,6 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <variant>
 #include <stdexcept>
 #include <string>
 
@@ -46,6 +49,30 @@ TEST_CASE("planner process: what the student's code throws comes back as what it
   const workbook::plan::Plan nothing = planner.call({"refusing_launcher", workbook::encode_arguments(Shape{1, 2})});
   CHECK(nothing.failure.empty());
   CHECK(nothing.operations.empty());
+}
+
+TEST_CASE("planner process: a launcher's uploads and fills are operations of its plan, and no other copy is") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  struct Target {
+    float* out = nullptr;
+    std::size_t count = 0;
+  };
+  const std::uint64_t judges_address = 0x7f00'0000'0000;  // the judge's buffer: a number, never touched there
+  const Target target{reinterpret_cast<float*>(judges_address), 16};
+  const workbook::plan::Plan plan = planner.call({"zeroes_then_uploads", workbook::encode_arguments(target, cudaStream_t{})});
+  REQUIRE(plan.failure == "");
+  REQUIRE(plan.operations.size() == 2);
+  CHECK(std::get<workbook::plan::Fill>(plan.operations[0]) == workbook::plan::Fill{judges_address, 64, 0});
+  const auto& upload = std::get<workbook::plan::Upload>(plan.operations[1]);
+  CHECK(upload.destination == judges_address + 16);
+  CHECK(upload.bytes.size() == 16);
+  float values[4];
+  std::memcpy(values, upload.bytes.data(), sizeof values);
+  CHECK(values[3] == 4.0f);
+  const workbook::plan::Plan refused = planner.call({"copies_on_the_device", workbook::encode_arguments(target)});
+  CHECK(refused.operations.empty());
+  CHECK(refused.failure.find("cudaMemcpyAsync: a launcher may copy only from the host into the problem's buffers (this copy is "
+                             "device to device") == 0);
 }
 
 TEST_CASE("planner process: a planner that crashes is reported with how it ended, and the judge goes on") {
