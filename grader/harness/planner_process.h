@@ -42,6 +42,16 @@ class PlannerProcess {
 template <typename Result, typename... Arguments>
 Result planned_answer(PlannerProcess& planner, const std::string& function, const Arguments&... arguments);
 
+// A launcher's plan for one call, asked of the planner and checked before anything of it runs:
+// what it threw is thrown again (NotImplemented for a TODO), and a plan that plan::defect() finds
+// fault with (a kernel not in the student's object, arguments of other sizes, a shape the GPU cannot
+// run, a copy or fill outside `given`) throws std::runtime_error naming the function and the fault.
+// What is returned may be replayed (replay.h) on the judge's stream.
+template <typename... Arguments>
+plan::Plan checked_plan(PlannerProcess& planner, const std::string& function, const std::vector<plan::Buffer>& given,
+                        const plan::DeviceLimits& limits, const plan::ParameterSizes& parameter_sizes,
+                        const Arguments&... arguments);
+
 }  // namespace workbook
 
 #include "planner.h"  // encode_arguments()
@@ -62,6 +72,22 @@ Result planned_answer(PlannerProcess& planner, const std::string& function, cons
   Result result;
   std::memcpy(&result, plan.answer.data(), sizeof(Result));
   return result;
+}
+
+}  // namespace workbook
+
+namespace workbook {
+
+template <typename... Arguments>
+plan::Plan checked_plan(PlannerProcess& planner, const std::string& function, const std::vector<plan::Buffer>& given,
+                        const plan::DeviceLimits& limits, const plan::ParameterSizes& parameter_sizes,
+                        const Arguments&... arguments) {
+  plan::Plan plan = planner.call({function, encode_arguments(arguments...)});
+  if (plan.not_implemented) throw NotImplemented(plan.failure);
+  if (!plan.failure.empty()) throw std::runtime_error(plan.failure);
+  if (const std::string fault = plan::defect(plan, given, limits, parameter_sizes); !fault.empty())
+    throw std::runtime_error(function + " asked for what the grader does not run: " + fault);
+  return plan;
 }
 
 }  // namespace workbook

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <vector>
 #include <variant>
 #include <stdexcept>
 #include <string>
@@ -73,6 +75,29 @@ TEST_CASE("planner process: a launcher's uploads and fills are operations of its
   CHECK(refused.operations.empty());
   CHECK(refused.failure.find("cudaMemcpyAsync: a launcher may copy only from the host into the problem's buffers (this copy is "
                              "device to device") == 0);
+}
+
+TEST_CASE("planner process: a launcher's plan is checked before anything of it could run") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  struct Target {
+    float* out = nullptr;
+    std::size_t count = 0;
+  };
+  const std::uint64_t judges_address = 0x7f00'0000'0000;
+  const Target target{reinterpret_cast<float*>(judges_address), 16};
+  const auto no_kernels = [](const std::string&) { return std::optional<std::vector<std::size_t>>{}; };
+  const std::vector<workbook::plan::Buffer> whole = {{"out", judges_address, 64}};
+  CHECK(workbook::checked_plan(planner, "zeroes_then_uploads", whole, {}, no_kernels, target, cudaStream_t{}).operations.size() == 2);
+  // The same launcher, given a buffer of half the size: its fill runs past it.
+  const std::vector<workbook::plan::Buffer> half = {{"out", judges_address, 32}};
+  CHECK_THROWS_WITH_AS(workbook::checked_plan(planner, "zeroes_then_uploads", half, {}, no_kernels, target, cudaStream_t{}),
+                       doctest::Contains("zeroes_then_uploads asked for what the grader does not run: operation 1 of 2: a fill "
+                                         "of 64 bytes at 0x7f0000000000 is not inside any buffer the grader gave this call (out)"),
+                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(workbook::checked_plan(planner, "todo_launcher", whole, {}, no_kernels, Shape{1, 1}, cudaStream_t{}),
+                       "TODO(09.1) not implemented", workbook::NotImplemented);
+  CHECK_THROWS_WITH_AS(workbook::checked_plan(planner, "copies_on_the_device", whole, {}, no_kernels, target, cudaStream_t{}),
+                       doctest::Contains("this copy is device to device"), std::runtime_error);
 }
 
 TEST_CASE("planner process: a planner that crashes is reported with how it ended, and the judge goes on") {
