@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <sstream>
 #include <stdexcept>
 #include <type_traits>
 
@@ -97,13 +98,9 @@ bool inside(const Buffer& buffer, std::uint64_t address, std::uint64_t bytes) {
 }
 
 std::string hex(std::uint64_t value) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  do {
-    text.insert(text.begin(), kDigits[value & 0xF]);
-    value >>= 4;
-  } while (value != 0);
-  return "0x" + text;
+  std::ostringstream text;
+  text << "0x" << std::hex << value;
+  return text.str();
 }
 
 std::string shape(const Extent& e) { return std::to_string(e.x) + " x " + std::to_string(e.y) + " x " + std::to_string(e.z); }

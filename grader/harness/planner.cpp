@@ -7,8 +7,10 @@ namespace workbook {
 
 std::string kernel_name(const void* kernel) {
   const char* name = nullptr;
-  if (cudaFuncGetName(&name, kernel) != cudaSuccess || name == nullptr)
+  if (cudaFuncGetName(&name, kernel) != cudaSuccess || name == nullptr) {
+    (void)cudaGetLastError();  // the failed query is not the next call's error
     throw std::runtime_error("a recorded launch's kernel has no name the CUDA runtime knows");
+  }
   return name;
 }
 

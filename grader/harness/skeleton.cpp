@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "machine_code.h"
+#include "planner.h"  // kernel_name()
 
 namespace workbook {
 
@@ -19,13 +20,13 @@ namespace {
 constexpr double kOverrunSlackMs = 0.02;
 constexpr double kOverrunSlackFraction = 0.03;
 
-std::string kernel_name(const void* kernel) {
-  const char* name = nullptr;
-  if (cudaFuncGetName(&name, kernel) != cudaSuccess || name == nullptr) {
-    (void)cudaGetLastError();
+// A launched kernel's name for the audit's messages: planner.h's, or "?" where it has none.
+std::string name_or_unknown(const void* kernel) {
+  try {
+    return kernel_name(kernel);
+  } catch (const std::runtime_error&) {
     return "?";
   }
-  return name;
 }
 
 std::string describe(const char* name, dim3 grid, dim3 block) {
@@ -149,7 +150,7 @@ std::string audit_device_work(const std::vector<DeviceActivity>& ran, std::vecto
     }
     if (a.kind != DeviceActivity::Kind::kKernel) continue;  // a copy or memset on the stream: timed, its own
     const auto same = [&](const LaunchRecord& r) {
-      return r.stream == stream && kernel_name(r.kernel) == a.name && r.grid.x == a.grid.x && r.grid.y == a.grid.y &&
+      return r.stream == stream && name_or_unknown(r.kernel) == a.name && r.grid.x == a.grid.x && r.grid.y == a.grid.y &&
              r.grid.z == a.grid.z && r.block.x == a.block.x && r.block.y == a.block.y && r.block.z == a.block.z &&
              r.dynamic_shared_bytes == a.dynamic_shared_bytes;
     };
@@ -173,7 +174,7 @@ std::string audit_device_work(const std::vector<DeviceActivity>& ran, std::vecto
   if (!launches.empty())
     return tagged(Defence::kUnrecordedLaunch,
                   std::to_string(launches.size()) + " launch record(s) with no kernel behind them, the first " +
-                      describe(kernel_name(launches.front().kernel).c_str(), launches.front().grid, launches.front().block) +
+                      describe(name_or_unknown(launches.front().kernel).c_str(), launches.front().grid, launches.front().block) +
                       ": launch every kernel with workbook::launch(), and record nothing by hand");
   return "";
 }
@@ -182,7 +183,7 @@ std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaS
   for (const LaunchRecord& launch : launches)
     if (launch.stream != stream)
       return tagged(Defence::kOutsideTimer,
-                    "the launcher launched " + describe(kernel_name(launch.kernel).c_str(), launch.grid, launch.block) +
+                    "the launcher launched " + describe(name_or_unknown(launch.kernel).c_str(), launch.grid, launch.block) +
                         " on a stream other than the one it was given: the timer only sees work on that stream, so all "
                         "of a launcher's work goes there");
   return "";
