@@ -137,7 +137,14 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     gate.close(stream);
     const auto host_start = Clock::now();
     CUDA_CHECK(cudaEventRecord(start.get(), stream));
-    works[w].run(stream);
+    try {
+      works[w].run(stream);
+    } catch (...) {  // the gate opened and the window closed, so that nothing of this call outlives it
+      gate.open();
+      cudaDeviceSynchronize();
+      if (traced) close_trace_window();
+      throw;
+    }
     CUDA_CHECK(cudaEventRecord(stop.get(), stream));
     gate.open();
     CUDA_CHECK(cudaDeviceSynchronize());  // every stream, not only the timed one
@@ -193,7 +200,17 @@ double time_one_call_ms(const GpuWork& work, cudaStream_t stream, std::vector<De
   CUDA_CHECK(cudaDeviceSynchronize());
   if (ran != nullptr) open_trace_window();
   CUDA_CHECK(cudaEventRecord(start.get(), stream));
-  work(stream);
+  try {
+    work(stream);
+  } catch (...) {
+    // The window closed with the call: left open, it would hold the next call's set-up (the next
+    // case's arrays, poisoned and guarded) as if that call had run it.
+    if (ran != nullptr) {
+      cudaDeviceSynchronize();
+      close_trace_window();
+    }
+    throw;
+  }
   CUDA_CHECK(cudaEventRecord(stop.get(), stream));
   CUDA_CHECK(cudaDeviceSynchronize());  // every stream: work elsewhere must not be checked half-done
   if (ran != nullptr) *ran = close_trace_window();
