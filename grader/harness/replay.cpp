@@ -37,6 +37,10 @@ struct Driver {
   decltype(&cuLibraryEnumerateKernels) kernels = driver_function<decltype(&cuLibraryEnumerateKernels)>("cuLibraryEnumerateKernels");
   decltype(&cuKernelGetName) kernel_name = driver_function<decltype(&cuKernelGetName)>("cuKernelGetName");
   decltype(&cuKernelGetParamInfo) parameter = driver_function<decltype(&cuKernelGetParamInfo)>("cuKernelGetParamInfo");
+  decltype(&cuKernelGetAttribute) get_attribute = driver_function<decltype(&cuKernelGetAttribute)>("cuKernelGetAttribute");
+  decltype(&cuKernelGetFunction) function = driver_function<decltype(&cuKernelGetFunction)>("cuKernelGetFunction");
+  decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy =
+      driver_function<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   decltype(&cuKernelSetAttribute) set_attribute = driver_function<decltype(&cuKernelSetAttribute)>("cuKernelSetAttribute");
   decltype(&cuCtxGetDevice) context_device = driver_function<decltype(&cuCtxGetDevice)>("cuCtxGetDevice");
   decltype(&cuLaunchKernel) launch = driver_function<decltype(&cuLaunchKernel)>("cuLaunchKernel");
@@ -57,8 +61,16 @@ void check(CUresult result, const std::string& what) {
 
 }  // namespace
 
-StudentKernels::StudentKernels(const std::string& object) {
+StudentKernels::StudentKernels(const std::vector<std::string>& objects) {
+  // The runtime's context made current first (cudaFree(nullptr) starts it): outside a context the
+  // driver does not describe a loaded kernel's parameters. Every kernel is then loaded into it
+  // (cuKernelGetFunction), here, and not lazily at its first launch inside a graded call.
+  if (cudaFree(nullptr) != cudaSuccess) throw std::runtime_error("the CUDA runtime could not start on this GPU");
   check(driver().init(0), "starting the CUDA driver");
+  for (const std::string& object : objects) load(object);
+}
+
+void StudentKernels::load(const std::string& object) {
   for (const std::string& fat_binary : fat_binaries_in_file(object)) {
     CUlibrary library = nullptr;
     check(driver().load(&library, fat_binary.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
@@ -72,14 +84,20 @@ StudentKernels::StudentKernels(const std::string& object) {
       const char* name = nullptr;
       check(driver().kernel_name(&name, handle), "naming a kernel of " + object);
       Kernel kernel{handle, {}};
+      CUfunction in_context = nullptr;
+      check(driver().function(&in_context, handle), "loading " + std::string(name) + " into this context");
       // The driver has no count of a kernel's parameters: it says CUDA_ERROR_INVALID_VALUE past the
       // last, which compute-sanitizer reports as an API error (once per kernel). Open: a count that
       // asks no error of the driver, before the judge runs under compute-sanitizer (--sanitize).
+      // Any other answer is an error: a kernel must never seem to take fewer parameters than it does.
       for (std::size_t index = 0;; ++index) {
         std::size_t offset = 0, size = 0;
-        if (driver().parameter(handle, index, &offset, &size) != CUDA_SUCCESS) break;
+        const CUresult asked = driver().parameter(handle, index, &offset, &size);
+        if (asked == CUDA_ERROR_INVALID_VALUE) break;
+        check(asked, "reading parameter " + std::to_string(index + 1) + " of " + name);
         kernel.parameter_sizes.push_back(size);
       }
+      names_[reinterpret_cast<const void*>(handle)] = name;
       kernels_[name] = std::move(kernel);
     }
   }
@@ -105,6 +123,43 @@ const void* StudentKernels::kernel(const std::string& name) const {
   const auto found = kernels_.find(name);
   if (found == kernels_.end()) throw std::logic_error("no kernel " + name + " was loaded");
   return reinterpret_cast<const void*>(found->second.handle);
+}
+
+std::optional<std::string> StudentKernels::name_of(const void* kernel) const {
+  const auto named = names_.find(kernel);
+  if (named == names_.end()) return std::nullopt;
+  return named->second;
+}
+
+std::optional<KernelResources> StudentKernels::resources(const LaunchRecord& launch) const {
+  const auto named = names_.find(launch.kernel);
+  if (named == names_.end()) return std::nullopt;
+  const CUkernel handle = kernels_.at(named->second).handle;
+  CUdevice device = 0;
+  check(driver().context_device(&device), "finding the GPU");
+  const auto attribute = [&](CUfunction_attribute which) {
+    int value = 0;
+    check(driver().get_attribute(&value, which, handle, device), "asking about " + named->second);
+    return value;
+  };
+  // The occupancy calculator takes the kernel as this context's function; the limit on dynamic
+  // shared memory the replay raised is the kernel's own, so the calculator sees it.
+  CUfunction function = nullptr;
+  check(driver().function(&function, handle), "finding " + named->second + " in this context");
+  int blocks = 0;
+  check(driver().occupancy(&blocks, function, static_cast<int>(launch.threads_per_block()), launch.dynamic_shared_bytes),
+        "the occupancy of " + named->second);
+  const double warps_per_block = (launch.threads_per_block() + 31) / 32;
+  const double max_warps = device_facts().max_threads_per_sm / 32.0;
+  return KernelResources{named->second,
+                         attribute(CU_FUNC_ATTRIBUTE_NUM_REGS),
+                         static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)),
+                         launch.dynamic_shared_bytes,
+                         static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)),
+                         launch.threads_per_block(),
+                         launch.grid_blocks(),
+                         blocks,
+                         blocks * warps_per_block / max_warps};
 }
 
 void StudentKernels::replay(const plan::Plan& plan, cudaStream_t stream) const {

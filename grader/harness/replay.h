@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "plan.h"
+#include "resources.h"
+#include "workbook/launch_log.h"
 
 namespace workbook {
 
@@ -21,7 +23,9 @@ class StudentKernels {
  public:
   // Loads every fat binary of `object` (an object file or a static library). Throws
   // std::runtime_error, with the driver's words, when one cannot be loaded on this GPU.
-  explicit StudentKernels(const std::string& object);
+  explicit StudentKernels(const std::string& object) : StudentKernels(std::vector<std::string>{object}) {}
+  // The same, for every file of `objects` (the student's object and the lab's given code).
+  explicit StudentKernels(const std::vector<std::string>& objects);
   ~StudentKernels();
   StudentKernels(const StudentKernels&) = delete;
   StudentKernels& operator=(const StudentKernels&) = delete;
@@ -30,8 +34,13 @@ class StudentKernels {
   std::optional<std::vector<std::size_t>> parameter_sizes(const std::string& name) const;
   // Every kernel's name, sorted.
   std::vector<std::string> names() const;
-  // The kernel as the runtime API takes a kernel (cudaFuncGetAttributes, the occupancy calculator).
+  // The kernel's handle, as a launch record holds a kernel (launch_log.h), and back: the name of a
+  // handle, or nothing when it is none of these kernels.
   const void* kernel(const std::string& name) const;
+  std::optional<std::string> name_of(const void* kernel) const;
+  // What resources.h reports of a launch of one of these kernels (registers, shared and local memory,
+  // occupancy), asked of the driver; nothing when the launch's kernel is none of them.
+  std::optional<KernelResources> resources(const LaunchRecord& launch) const;
 
   // Runs a plan that plan::defect() found nothing in, on `stream`: each launch with its recorded
   // shape and argument bytes (the dynamic shared-memory limit raised where a launch asks for more
@@ -40,12 +49,14 @@ class StudentKernels {
   void replay(const plan::Plan& plan, cudaStream_t stream) const;
 
  private:
+  void load(const std::string& object);  // its fat binaries' kernels, added to kernels_ and names_
   struct Kernel {
     CUkernel handle = nullptr;
     std::vector<std::size_t> parameter_sizes;
   };
   std::vector<CUlibrary> libraries_;
   std::map<std::string, Kernel> kernels_;
+  std::map<const void*, std::string> names_;  // by handle
 };
 
 }  // namespace workbook

@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
     return 77;
   }
   try {
+    // Loaded first, before this process has asked the runtime for anything, as a judge loads them
+    // at its start: the parameter sizes must be the same as those read below, once the runtime runs.
+    const workbook::StudentKernels loaded_first(argv[1]);
     constexpr std::size_t kCount = 1000003;  // a last block that is partly empty
     std::vector<float> input(kCount);
     for (std::size_t i = 0; i < kCount; ++i) input[i] = static_cast<float>(i % 977) * 0.25f - 3.0f;
@@ -98,6 +101,10 @@ int main(int argc, char** argv) {
     const std::vector<workbook::plan::Buffer> given = {
         {"data", reinterpret_cast<std::uint64_t>(replayed), kCount * sizeof(float)}};
     const auto sizes = [&](const std::string& name) { return kernels.parameter_sizes(name); };
+    bool same_sizes = loaded_first.names() == kernels.names();
+    for (const std::string& name : kernels.names()) same_sizes = same_sizes && loaded_first.parameter_sizes(name) == sizes(name);
+    expect(same_sizes && !sizes(kernels.names().front())->empty(),
+           "kernels loaded before the runtime started have the same parameters, and not none, as those loaded after");
     const std::string found = workbook::plan::defect(crossed, given, workbook::plan::DeviceLimits{}, sizes);
     expect(found.empty(), "the plan is the object's own kernels with their arguments' sizes" + (found.empty() ? "" : ": " + found));
     kernels.replay(crossed, stream);
