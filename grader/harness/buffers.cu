@@ -1,6 +1,7 @@
 #include "buffers.h"
 
 #include <cstring>
+#include <map>
 
 #include "device_check.cuh"
 #include "session.h"
@@ -163,6 +164,31 @@ void Arrays::Named::count_changed(DeviceMismatches* result, cudaStream_t stream)
   else count_changed_from_random(array->data(), array->size(), seed, result, stream);
 }
 
+namespace {
+
+// writable_buffers(), by where each starts.
+std::map<const void*, plan::Buffer>& writable_by_address() {
+  static std::map<const void*, plan::Buffer> buffers;
+  return buffers;
+}
+
+void add_writable(const std::string& name, const DeviceArray<float>& array) {
+  writable_by_address()[array.data()] = {name, reinterpret_cast<std::uint64_t>(array.data()), array.bytes()};
+}
+
+}  // namespace
+
+std::vector<plan::Buffer> writable_buffers() {
+  std::vector<plan::Buffer> all;
+  for (const auto& [address, buffer] : writable_by_address()) all.push_back(buffer);
+  return all;
+}
+
+Arrays::~Arrays() {
+  for (const auto* list : {&outputs_, &workspaces_})
+    for (const Named& named : *list) writable_by_address().erase(named.array->data());
+}
+
 Arrays::Named& Arrays::add_input(const std::string& name, std::size_t count, std::size_t offset, bool ints) {
   Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), session().next_seed(), ints});
   added.fill(session().stream);
@@ -172,6 +198,7 @@ Arrays::Named& Arrays::add_input(const std::string& name, std::size_t count, std
 
 Arrays::Named& Arrays::add_output(const std::string& name, std::size_t count, std::size_t offset, bool ints) {
   Named& added = outputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), 0, ints});
+  add_writable(name, *added.array);
   added.array->poison(session().stream);
   CUDA_CHECK(cudaStreamSynchronize(session().stream));
   return added;
@@ -210,6 +237,7 @@ float* Arrays::scratch(std::size_t count) {
 void* Arrays::workspace(const std::string& name, std::size_t bytes) {
   const std::size_t floats = (bytes + sizeof(float) - 1) / sizeof(float);
   Named& added = workspaces_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(floats), 0});
+  add_writable(name, *added.array);
   added.array->poison(session().stream);
   CUDA_CHECK(cudaStreamSynchronize(session().stream));
   return added.array->data();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "check.h"
+#include "plan.h"
 #include "workbook/cuda.h"
 
 namespace workbook {
@@ -106,6 +107,12 @@ class RunChecks {
 // that the inputs still hold what was drawn.
 class Arrays {
  public:
+  Arrays() = default;
+  ~Arrays();  // its outputs and workspaces leave writable_buffers()
+  // Not moved: writable_buffers() holds where each array lives.
+  Arrays(const Arrays&) = delete;
+  Arrays& operator=(const Arrays&) = delete;
+
   float* input(const std::string& name, std::size_t count, std::size_t offset = 0);
   float* output(const std::string& name, std::size_t count, std::size_t offset = 0);
   // The same for 32-bit integers (lab 06): inputs drawn with random_ints(), outputs poisoned.
@@ -151,5 +158,10 @@ class Arrays {
   const Named& find(const void* pointer) const;
   std::vector<Named> inputs_, outputs_, workspaces_, scratch_;
 };
+
+// Every output and workspace of every Arrays alive now, by name: the buffers a launcher's plan may
+// upload into or fill (plan::defect()), when a judge replays it (judge.h). Inputs are not among
+// them: a launcher only reads those.
+std::vector<plan::Buffer> writable_buffers();
 
 }  // namespace workbook

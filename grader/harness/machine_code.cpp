@@ -158,14 +158,23 @@ std::string cuobjdump(const std::vector<std::string>& arguments) {
 
 }  // namespace
 
+std::vector<std::string>& machine_code_files() {
+  static std::vector<std::string> files = {this_program()};
+  return files;
+}
+
 const std::map<std::string, std::string>& this_programs_sass() {
   static const std::map<std::string, std::string> kernels = [] {
-    const std::string program = this_program();
-    const std::string output = cuobjdump({"-sass", program});
-    std::map<std::string, std::string> found = sass_by_kernel(output);
+    std::map<std::string, std::string> found;
+    std::string outputs;
+    for (const std::string& file : machine_code_files()) {
+      const std::string output = cuobjdump({"-sass", file});
+      found.merge(sass_by_kernel(output));
+      outputs += output.substr(0, 300);
+    }
     if (found.empty())
-      throw std::runtime_error("cuobjdump (" + std::string(WORKBOOK_CUOBJDUMP) + ", from the CUDA toolkit) found no kernel in " +
-                               program + ": " + output.substr(0, 300));
+      throw std::runtime_error("cuobjdump (" + std::string(WORKBOOK_CUOBJDUMP) + ", from the CUDA toolkit) found no kernel in the grader's files: " +
+                               outputs);
     return found;
   }();
   return kernels;
@@ -176,14 +185,16 @@ std::string sass_of(const std::string& kernel_name) {
   if (const auto known = read.find(kernel_name); known != read.end()) return known->second;
   // Asked for one kernel by its mangled name, cuobjdump disassembles that kernel alone, in
   // milliseconds; the whole program takes seconds (3 to 4 on an H100's host), once per step.
-  const std::map<std::string, std::string> one = sass_by_kernel(cuobjdump({"-sass", "-fun", kernel_name, this_program()}));
-  if (const auto exact = one.find(kernel_name); exact != one.end()) return read[kernel_name] = exact->second;
-  // A name it does not know as given (a demangled one): the whole program, searched by either name.
+  for (const std::string& file : machine_code_files()) {
+    const std::map<std::string, std::string> one = sass_by_kernel(cuobjdump({"-sass", "-fun", kernel_name, file}));
+    if (const auto exact = one.find(kernel_name); exact != one.end()) return read[kernel_name] = exact->second;
+  }
+  // A name it does not know as given (a demangled one): every kernel, searched by either name.
   const std::map<std::string, std::string>& kernels = this_programs_sass();
   if (const auto exact = kernels.find(kernel_name); exact != kernels.end()) return read[kernel_name] = exact->second;
   for (const auto& [mangled, sass] : kernels)
     if (demangled(mangled) == kernel_name) return read[kernel_name] = sass;
-  throw std::runtime_error("cuobjdump shows no machine code for kernel " + kernel_name + " in this program");
+  throw std::runtime_error("cuobjdump shows no machine code for kernel " + kernel_name + " in the grader's files");
 }
 
 std::string demangled(const std::string& mangled) {

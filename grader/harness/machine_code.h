@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace workbook {
 
@@ -32,13 +33,17 @@ bool watches_other_blocks(std::string_view sass);
 // at 0x0b10 ...". Every branch is taken both ways, so a path counts whether or not it can run.
 std::string store_to_load_without_wait(std::string_view sass);
 
-// The SASS of every kernel in this program, read once (cuobjdump on /proc/self/exe). Throws
-// std::runtime_error, saying why, when cuobjdump cannot be run or finds nothing.
+// The files whose kernels are graded: this program's own (/proc/self/exe) where it links the
+// student's code; a judge (judge.h) sets the student's object files instead, before any is read.
+std::vector<std::string>& machine_code_files();
+
+// The SASS of every kernel in those files, read once (cuobjdump). Throws std::runtime_error, saying
+// why, when cuobjdump cannot be run or finds nothing.
 const std::map<std::string, std::string>& this_programs_sass();
 
-// The SASS of one kernel of this program, by the name cudaFuncGetName() gives (mangled, or else
+// The SASS of one kernel of those files, by the name cudaFuncGetName() gives (mangled, or else
 // demangled), read once per kernel: cuobjdump asked for that kernel alone, or, for a name it does
-// not know, the whole program. Throws std::runtime_error when there is none.
+// not know, every kernel. Throws std::runtime_error when there is none.
 std::string sass_of(const std::string& kernel_name);
 
 // "scan_kernel<256>(unsigned const*, ...)" for "_Z11scan_kernelILi256EEvPKj..." (or the name as
