@@ -113,9 +113,17 @@ function(add_lab lab)
   target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
 
   file(GLOB grader_sources CONFIGURE_DEPENDS "${grading}/*.cpp" "${grading}/*.cu")
-  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu" "${grading}/planner.cpp")
+  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu" "${grading}/planner.cpp" "${grading}/judged_calls.cpp")
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
+
+  # The lab's judge (grader/harness/judge.h): its grader with the lab's judged calls in place of an
+  # implementation. It links no student code, so one judge grades every implementation of the lab:
+  # each call goes to the implementation's planner (plan_NN_topic_<kind>, --planner) and is replayed
+  # with the kernels of its object (--device-code). Not yet what ./workbook grade runs.
+  add_executable(judge_${lab} "${grading}/judged_calls.cpp")
+  target_link_libraries(judge_${lab} PRIVATE workbook_grader_main ${id}_grader ${id}_baseline workbook_harness workbook_core
+                        workbook_lab_support)
 
   # The student's code: this checkout's starter, and in a submission's build (./workbook grade
   # --submission) the student's file as `submission` too. Its grader is built but never run by the
@@ -161,6 +169,12 @@ function(add_lab lab)
     COMMAND "${root}/grader/tests/check_planner_functions.sh" "$<TARGET_FILE:plan_${lab}_starter>"
             "$<TARGET_FILE:${id}_starter>" "${lab_namespace}")
   set_tests_properties("${lab}.static: the planner serves every function the student writes" PROPERTIES LABELS "cpu;${lab};static")
+  # The judge: the lab's steps as the starter's grader lists them, exactly the planner's functions
+  # as its judged calls, and a clear refusal when it is given half a student (CPU).
+  add_test(NAME "${lab}.judge: the judge has the lab's steps and the planner's functions"
+    COMMAND "${root}/grader/tests/check_judge_front.sh" "$<TARGET_FILE:judge_${lab}>" "$<TARGET_FILE:grade_${lab}_starter>"
+            "$<TARGET_FILE:plan_${lab}_starter>" "${lab_namespace}" "$<$<TARGET_EXISTS:${id}_given>:$<TARGET_FILE:${id}_given>>")
+  set_tests_properties("${lab}.judge: the judge has the lab's steps and the planner's functions" PROPERTIES LABELS "cpu;${lab};judge")
   add_test(NAME "${lab}.static: the student's grader holds no kernel beyond the grader's own and the given ones"
     COMMAND workbook_audit kernels "--allowed=${grading}/kernels.allowed" "--student=$<TARGET_FILE:${id}_starter>"
             "$<TARGET_FILE:grade_${lab}_starter>")
@@ -441,6 +455,25 @@ function(_build_lab_implementation lab kind source)
                    "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/planner.cpp")
     target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies workbook_planner ${id}_${kind})
     set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
+  endif()
+  # Graded across the trust boundary by the lab's judge (GPU): the starter fails every step with its
+  # TODO, the solution passes every step, as they do linked into their graders.
+  if(kind MATCHES "^(starter|solution)$")
+    string(SUBSTRING "${lab}" 0 2 number)
+    set(device_code "--device-code=$<TARGET_FILE:${id}_${kind}>")
+    if(TARGET ${id}_given)
+      list(APPEND device_code "--device-code=$<TARGET_FILE:${id}_given>")
+    endif()
+    if(kind STREQUAL "starter")
+      set(judged_test "${lab}.judge: the starter, judged, fails every step with its TODO")
+      set(expectation "--expect-reject")
+    else()
+      set(judged_test "${lab}.judge: the solution, judged, passes every step")
+      set(expectation "")
+    endif()
+    add_test(NAME "${judged_test}"
+      COMMAND judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_${kind}>" ${device_code} "--test-case=${number}.*" ${expectation})
+    set_tests_properties("${judged_test}" PROPERTIES LABELS "gpu;${lab};judge" SKIP_RETURN_CODE 77 TIMEOUT 600)
   endif()
   # The names the implementation (and the lab's given code) defines, beside the grader: the device
   # trace counts a kernel as the student's own only if its name is one of them.

@@ -22,6 +22,7 @@
 
 #include "bars_profile.h"
 #include "device_trace.h"
+#include "judge.h"
 #include "peaks.h"
 #include "report.h"
 #include "resources.h"
@@ -167,6 +168,8 @@ unsigned selected_test_cases(std::vector<const char*> args) {
 struct Options {
   std::string rows_path, bench_path, expect_reason;
   std::string bars_path, calibrate_path;  // --bars, --calibrate
+  std::string planner;                     // --planner: a judge (judge.h), which links no student code
+  std::vector<std::string> device_code;    // --device-code, one per file
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
   bool exact_allocations = false, list_steps = false, print_bench_columns = false, device_trace = true;
   bool print_drawn_sizes = false;
@@ -208,6 +211,10 @@ constexpr const char* kUsage = R"(grader flags:
                          grade as if the GPU were compute capability NN (80: an A100), no higher
                          than its own: steps that need more are reported not applicable (the test
                          of that report)
+  --planner=PATH         a judge (judge_NN_topic) only: the student's planner, which runs their
+                         host code in a process of its own and answers each call with its plan
+  --device-code=FILE     a judge only, one per file: where the student's kernels are (their object
+                         file, the lab's given code); loaded without any of their host code
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
   --list-steps           print each step's id, title and bar, tab-separated (no GPU needed)
   --drawn-sizes          print the correctness sizes the lab draws from --seed (no GPU needed)
@@ -242,6 +249,8 @@ Options parse(int argc, char** argv) {
     else if (starts_with(a, "--bench=")) o.bench_path = value("--bench=");
     else if (starts_with(a, "--bars=")) o.bars_path = value("--bars=");
     else if (starts_with(a, "--calibrate=")) o.calibrate_path = value("--calibrate=");
+    else if (starts_with(a, "--planner=")) o.planner = value("--planner=");
+    else if (starts_with(a, "--device-code=")) o.device_code.push_back(value("--device-code="));
     else if (std::strcmp(a, "--expect-reject") == 0) o.expect_reject = true;
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
@@ -463,6 +472,11 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  if (options.planner.empty() != options.device_code.empty()) {
+    std::cerr << "error: a judge needs both --planner and --device-code\n";
+    return 2;
+  }
+
   if (const std::string reason = why_no_gpu(); !reason.empty()) {
     std::cout << "[workbook] skipped: grading needs a CUDA GPU (" << reason << ")\n";
     return kExitSkipped;
@@ -474,12 +488,26 @@ int main(int argc, char** argv) {
   session().device_trace = options.device_trace && options.bench_path.empty();
   if (session().device_trace) {
     session().device_trace_failure = start_device_trace();
-    if (session().device_trace_failure.empty()) session().device_trace_failure = load_own_code();
-    if (!session().device_trace_failure.empty())
-      std::cout << "[workbook] error: the device trace could not start: " << session().device_trace_failure << '\n';
   } else if (options.bench_path.empty()) {
     std::cout << "[workbook] --no-device-trace: what the GPU ran is not traced; every row says so\n";
   }
+
+  // A judge's student: their kernels loaded (after the trace started, as every kernel of the grader),
+  // their planner started when the first call needs it. Else the student's kernels are this program's
+  // own, listed beside it at build time.
+  if (!options.planner.empty()) {
+    try {
+      start_judging(options.planner, options.device_code);
+    } catch (const std::exception& error) {
+      std::cerr << "error: the student's GPU code could not be loaded: " << error.what() << '\n';
+      return 2;
+    }
+  }
+
+  if (session().device_trace && session().device_trace_failure.empty() && judge() == nullptr)
+    session().device_trace_failure = load_own_code();
+  if (!session().device_trace_failure.empty())
+    std::cout << "[workbook] error: the device trace could not start: " << session().device_trace_failure << '\n';
 
   session().compute_capability = device_facts().compute_capability;
   // Without --bars, this GPU's profile in the checkout, where ./workbook calibrate wrote one: the

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "judge.h"
 #include "workbook/cuda.h"
 
 namespace workbook {
@@ -22,6 +23,9 @@ const DeviceFacts& device_facts() {
 }
 
 KernelResources resources_of(const LaunchRecord& launch) {
+  // A judge's replayed kernels are the driver's, loaded from the student's object: it asks the driver.
+  if (const Judge* judging = judge())
+    if (std::optional<KernelResources> replayed = judging->kernels().resources(launch)) return *replayed;
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.kernel));
   const char* name = nullptr;

@@ -4,6 +4,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "judge.h"
 #include "machine_code.h"
 #include "planner.h"  // kernel_name()
 
@@ -20,8 +21,11 @@ namespace {
 constexpr double kOverrunSlackMs = 0.02;
 constexpr double kOverrunSlackFraction = 0.03;
 
-// A launched kernel's name for the audit's messages: planner.h's, or "?" where it has none.
+// A launched kernel's name for the audit's messages: a judge's replayed kernel's, else planner.h's,
+// or "?" where it has none.
 std::string name_or_unknown(const void* kernel) {
+  if (const Judge* judging = judge())
+    if (std::optional<std::string> replayed = judging->kernels().name_of(kernel)) return *replayed;
   try {
     return kernel_name(kernel);
   } catch (const std::runtime_error&) {
@@ -94,10 +98,9 @@ std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launche
   std::optional<LaunchRecord> heaviest;
   int most_registers = -1;
   for (const LaunchRecord& launch : launches) {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.kernel));
-    if (attributes.numRegs > most_registers) {
-      most_registers = attributes.numRegs;
+    const int registers = resources_of(launch).registers_per_thread;
+    if (registers > most_registers) {
+      most_registers = registers;
       heaviest = launch;
     }
   }

@@ -1,0 +1,117 @@
+#include "judge.h"
+
+#include "buffers.h"
+#include "machine_code.h"
+#include "session.h"
+#include "workbook/cuda.h"
+#include "workbook/launch_log.h"
+
+namespace workbook {
+
+namespace {
+
+std::unique_ptr<Judge>& the_judge() {
+  static std::unique_ptr<Judge> judge;
+  return judge;
+}
+
+plan::DeviceLimits limits_of_this_device() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp p{};
+  CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  plan::DeviceLimits limits;
+  limits.max_threads_per_block = static_cast<std::uint32_t>(p.maxThreadsPerBlock);
+  limits.max_block = {static_cast<std::uint32_t>(p.maxThreadsDim[0]), static_cast<std::uint32_t>(p.maxThreadsDim[1]),
+                      static_cast<std::uint32_t>(p.maxThreadsDim[2])};
+  limits.max_grid = {static_cast<std::uint32_t>(p.maxGridSize[0]), static_cast<std::uint32_t>(p.maxGridSize[1]),
+                     static_cast<std::uint32_t>(p.maxGridSize[2])};
+  limits.max_dynamic_shared_bytes = static_cast<std::uint32_t>(p.sharedMemPerBlockOptin);
+  return limits;
+}
+
+// What the student's code threw while planning, thrown again here as the skeleton reads a launcher's
+// failure (grade_step.h's failure_of()): a TODO as NotImplemented, anything else as its message.
+void throw_failure_of(const plan::Plan& plan) {
+  if (plan.not_implemented) throw NotImplemented(plan.failure);
+  if (!plan.failure.empty()) throw std::runtime_error(plan.failure);
+}
+
+}  // namespace
+
+Judge::Judge(std::string planner, const std::vector<std::string>& device_code)
+    : planner_binary_(std::move(planner)), kernels_(device_code), limits_(limits_of_this_device()) {}
+
+PlannerProcess& Judge::planner() {
+  if (!planner_) planner_ = std::make_unique<PlannerProcess>(std::vector<std::string>{planner_binary_});
+  return *planner_;
+}
+
+const plan::Plan& Judge::plan_of(const std::string& function, const plan::Bytes& arguments) {
+  const auto key = std::make_pair(function, arguments);
+  if (const auto known = plans_.find(key); known != plans_.end()) return known->second;
+  plan::Plan plan = planner().call({function, arguments});
+  if (plan.failure.empty()) {
+    const plan::ParameterSizes sizes = [this](const std::string& name) { return kernels_.parameter_sizes(name); };
+    if (const std::string fault = plan::defect(plan, writable_buffers(), limits_, sizes); !fault.empty()) {
+      plan = {};
+      plan.failure = function + " asked for what the grader does not run: " + fault;
+    }
+  }
+  return plans_[key] = std::move(plan);
+}
+
+void Judge::launch(const std::string& function, const plan::Bytes& arguments, cudaStream_t stream) {
+  const plan::Plan& plan = plan_of(function, arguments);
+  throw_failure_of(plan);
+  if (!plan.answer.empty()) throw std::runtime_error(function + " returned a value, but it is a launcher");
+  if (only_planning_) return;
+  kernels_.replay(plan, stream);
+  // Recorded as workbook::launch() records a launch, for the skeleton's defences and resources.
+  for (const plan::Operation& operation : plan.operations)
+    if (const auto* launched = std::get_if<plan::KernelLaunch>(&operation)) {
+      LaunchRecord record;
+      record.kernel = kernels_.kernel(launched->kernel);
+      record.grid = dim3(launched->grid.x, launched->grid.y, launched->grid.z);
+      record.block = dim3(launched->block.x, launched->block.y, launched->block.z);
+      record.dynamic_shared_bytes = launched->dynamic_shared_bytes;
+      record.stream = stream;
+      for (const plan::Bytes& argument : launched->arguments) record.arguments.emplace_back(argument.begin(), argument.end());
+      recorded_launches().push_back(std::move(record));
+    }
+}
+
+plan::Bytes Judge::answer(const std::string& function, const plan::Bytes& arguments, std::size_t answer_bytes) {
+  const plan::Plan& plan = plan_of(function, arguments);
+  throw_failure_of(plan);
+  if (!plan.operations.empty())
+    throw std::runtime_error(function + " launched work on the GPU, but it only computes an answer on the host");
+  if (plan.answer.size() != answer_bytes)
+    throw std::runtime_error(function + " answered " + std::to_string(plan.answer.size()) + " bytes, not the " +
+                             std::to_string(answer_bytes) + " of its result");
+  return plan.answer;
+}
+
+void Judge::plan_ahead(const std::function<void()>& body) {
+  only_planning_ = true;
+  try {
+    body();
+  } catch (...) {
+    only_planning_ = false;
+    planner_.reset();
+    throw;
+  }
+  only_planning_ = false;
+  planner_.reset();
+}
+
+Judge* judge() { return the_judge().get(); }
+
+void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
+  the_judge() = std::make_unique<Judge>(planner, device_code);
+  machine_code_files() = device_code;
+  session().own_code.clear();
+  for (const std::string& name : the_judge()->kernels().names()) session().own_code.insert(name);
+}
+
+}  // namespace workbook

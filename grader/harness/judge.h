@@ -1,0 +1,91 @@
+// The judge: a step's process that grades a student's file without linking any of its host code
+// (the trust boundary, shared/DESIGN.md). It is the lab's grader as always, with one difference:
+// the functions of the lab's interface are the lab's judged calls (grader/labs/NN_topic/
+// judged_calls.cpp), each of which asks the student's planner (planner_process.h) for its plan,
+// checks it (plan::defect(): the student's own kernels, argument sizes, device limits, uploads and
+// fills only into the outputs and workspaces the grader gave) and replays it (replay.h) with the
+// student's kernels, loaded from their object file. Each replayed launch is recorded in the launch
+// log as workbook::launch() records one, so every defence of the skeleton reads it as before.
+//
+// A plan is asked for once per problem (function and argument bytes) and replayed for every call of
+// the same problem; before anything is timed the planner is ended (plan_ahead()), so that nothing of
+// the student's host code runs while the grader measures.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "plan.h"
+#include "planner_process.h"
+#include "replay.h"
+#include "resources.h"
+
+namespace workbook {
+
+class Judge {
+ public:
+  // `planner`: the student's planner binary (plan_NN_topic_<implementation>); `device_code`: the
+  // files whose GPU code is the student's (their object, the lab's given code). Loads the kernels.
+  Judge(std::string planner, const std::vector<std::string>& device_code);
+
+  // One call of a launcher: its plan for these argument bytes, replayed on `stream`.
+  void launch(const std::string& function, const plan::Bytes& arguments, cudaStream_t stream);
+  // One call of a host-only function (a workspace size, 01.3's calculator): its answer's bytes.
+  plan::Bytes answer(const std::string& function, const plan::Bytes& arguments, std::size_t answer_bytes);
+
+  // Runs `body`, in which every launch only gets its plan (nothing is replayed), then ends the
+  // planner: the grader calls it with one call of what it is about to time.
+  void plan_ahead(const std::function<void()>& body);
+
+  const StudentKernels& kernels() const { return kernels_; }
+
+ private:
+  const plan::Plan& plan_of(const std::string& function, const plan::Bytes& arguments);
+  PlannerProcess& planner();
+
+  std::string planner_binary_;
+  StudentKernels kernels_;
+  plan::DeviceLimits limits_;
+  std::unique_ptr<PlannerProcess> planner_;
+  std::map<std::pair<std::string, plan::Bytes>, plan::Plan> plans_;
+  bool only_planning_ = false;
+};
+
+// The step's judge, or null where the grader links the student's code itself (grade_NN_topic_<kind>).
+Judge* judge();
+// main.cpp, given --planner and --device-code: from now on the lab's judged calls go to this judge.
+// Also points the machine-code checks and the device trace's list of the student's kernels at
+// the student's files.
+void start_judging(const std::string& planner, const std::vector<std::string>& device_code);
+
+// What a lab's judged_calls.cpp writes for each function of its interface, e.g.
+//   void memory_lab::copy_float4(const CopyProblem& problem, cudaStream_t stream) {
+//     workbook::judged_launch("copy_float4", stream, problem);
+//   }
+template <typename... Arguments>
+void judged_launch(const char* function, cudaStream_t stream, const Arguments&... arguments) {
+  if (judge() == nullptr) throw std::logic_error(std::string(function) + " was called in a grader that judges nothing");
+  judge()->launch(function, encode_arguments(arguments...), stream);
+}
+
+template <typename Result, typename... Arguments>
+Result judged_answer(const char* function, const Arguments&... arguments) {
+  static_assert(std::is_trivially_copyable_v<Result>, "an answer crosses as bytes");
+  if (judge() == nullptr) throw std::logic_error(std::string(function) + " was called in a grader that judges nothing");
+  const plan::Bytes bytes = judge()->answer(function, encode_arguments(arguments...), sizeof(Result));
+  Result result;
+  std::memcpy(&result, bytes.data(), sizeof(Result));
+  return result;
+}
+
+}  // namespace workbook
