@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,11 +36,13 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
   argv.push_back(nullptr);
   pid_ = ::fork();
   if (pid_ == 0) {
-    // The protocol on 3 and 4; the rest of the judge's descriptors close at exec. The pipes may be
-    // 3 or 4 already: moved above them first, so that dup2 never copies onto itself (which would
-    // leave close-on-exec set) or onto the other pipe.
+    // The protocol on 3 and 4, and no other descriptor of the judge's, whether or not it was opened
+    // close-on-exec (a step's rows arrive on an inherited one). The pipes may be 3 or 4 already:
+    // moved above them first, so that dup2 never copies onto itself (which would leave close-on-exec
+    // set) or onto the other pipe.
     const int requests = ::fcntl(to_planner[0], F_DUPFD_CLOEXEC, 10), plans = ::fcntl(from_planner[1], F_DUPFD_CLOEXEC, 10);
     if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(127);
+    if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(127);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

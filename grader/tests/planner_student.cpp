@@ -1,7 +1,10 @@
 // A "student's" host code for the planner test (test_planner_process.cpp): a function of each kind
 // the judge asks a planner for, served on descriptors 3 and 4 as a lab's planner serves its own.
+#include <dirent.h>
+
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "planner.h"
@@ -45,6 +48,21 @@ void copies_on_the_device(const Target& target, cudaStream_t stream) {
   CUDA_CHECK(cudaMemcpyAsync(target.out, target.out + 8, 16, cudaMemcpyDeviceToDevice, stream));
 }
 
+// What the planner holds open beyond its standard streams and the protocol's 3 and 4: the judge's
+// descriptors must not reach it.
+int descriptors_beyond_the_protocol(int) {
+  int count = 0;
+  if (DIR* open_ones = opendir("/proc/self/fd")) {
+    const int listing = dirfd(open_ones);
+    while (const dirent* entry = readdir(open_ones)) {
+      const int fd = std::atoi(entry->d_name);
+      if (entry->d_name[0] != '.' && fd > 4 && fd != listing) ++count;
+    }
+    closedir(open_ones);
+  }
+  return count;
+}
+
 std::size_t crashes(const Shape& shape) {
   volatile int* nowhere = nullptr;
   return static_cast<std::size_t>(*nowhere + shape.rows);
@@ -60,6 +78,7 @@ int main() {
                          workbook::student_function("refusing_launcher", refusing_launcher),
                          workbook::student_function("zeroes_then_uploads", zeroes_then_uploads),
                          workbook::student_function("copies_on_the_device", copies_on_the_device),
+                         workbook::student_function("descriptors_beyond_the_protocol", descriptors_beyond_the_protocol),
                          workbook::student_function("crashes", crashes)},
                         nullptr, [](const void*) -> std::string { return "no kernel is launched here"; });
   return 0;

@@ -4,6 +4,9 @@
 // launches a kernel (planner_student.cpp is the "student").
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -34,6 +37,15 @@ TEST_CASE("planner process: a host-only function's answer comes back as data, it
   CHECK(occupancy.blocks == 8);
   CHECK(occupancy.limiter == 2);
   CHECK(workbook::planned_answer<std::size_t>(planner, "workspace_bytes", Shape{1, 1}) == 260);  // the same planner again
+}
+
+TEST_CASE("planner process: no descriptor of the judge's reaches the planner, close-on-exec or not") {
+  // As a judge holds a step's rows: a descriptor inherited from the runner, not close-on-exec.
+  const int rows = ::open("/dev/null", O_WRONLY);
+  REQUIRE(rows >= 0);
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  CHECK(workbook::planned_answer<int>(planner, "descriptors_beyond_the_protocol", 0) == 0);
+  ::close(rows);
 }
 
 TEST_CASE("planner process: what the student's code throws comes back as what it was") {
