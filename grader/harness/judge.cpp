@@ -1,5 +1,7 @@
 #include "judge.h"
 
+#include <sys/prctl.h>
+
 #include "buffers.h"
 #include "machine_code.h"
 #include "session.h"
@@ -108,6 +110,9 @@ void Judge::plan_ahead(const std::function<void()>& body) {
 Judge* judge() { return the_judge().get(); }
 
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
+  // The planner runs as the judge's user: undumpable, the judge's memory and descriptors are closed
+  // to it (no ptrace, no /proc/<judge>/mem or /fd), as to any process of that user but root.
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) throw std::runtime_error("the judge could not close itself to its planner");
   the_judge() = std::make_unique<Judge>(planner, device_code);
   machine_code_files() = device_code;
   session().own_code.clear();

@@ -5,6 +5,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+
 #include <cuda_runtime_api.h>
 
 #include <chrono>
@@ -167,6 +169,7 @@ unsigned selected_test_cases(std::vector<const char*> args) {
 
 struct Options {
   std::string rows_path, bench_path, expect_reason;
+  int rows_fd = -1;  // --rows-fd
   std::string bars_path, calibrate_path;  // --bars, --calibrate
   std::string planner;                     // --planner: a judge (judge.h), which links no student code
   std::vector<std::string> device_code;    // --device-code, one per file
@@ -196,6 +199,8 @@ constexpr const char* kUsage = R"(grader flags:
   --test-case=NAME       run the test cases doctest selects by name (a step's is "ID TITLE")
   --rows=FILE            append the result rows to FILE (the runner collects them from there
                          and writes every report: a grader writes none)
+  --rows-fd=N            the same, onto descriptor N, which the runner opened (a judge's step:
+                         the file is not the step's to open, so its planner cannot reach it)
   --bench=CSV            run the lab's benchmark sweep into CSV instead of grading
   --bars=FILE            grade against this GPU's bars profile instead of the built-in (H100) bars
   --calibrate=FILE       measure the solution's steps and append bars for this GPU to FILE
@@ -242,6 +247,17 @@ Options parse(int argc, char** argv) {
     const char* a = argv[i];
     const auto value = [&](const char* flag) { return std::string(a + std::strlen(flag)); };
     if (starts_with(a, "--rows=")) o.rows_path = value("--rows=");
+    else if (starts_with(a, "--rows-fd=")) {
+      const std::string text = value("--rows-fd=");
+      std::size_t used = 0;
+      try {
+        o.rows_fd = std::stoi(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != text.size() || o.rows_fd < 3 || fcntl(o.rows_fd, F_GETFD) < 0)
+        throw std::invalid_argument("--rows-fd takes an open descriptor above 2, not '" + text + "'");
+    }
     else if (starts_with(a, "--step=")) {
       o.step_filters.push_back(step_filter(value("--step=")));
       o.doctest_args.push_back(o.step_filters.back().c_str());
@@ -579,9 +595,10 @@ int main(int argc, char** argv) {
     std::cout << '\n';
     print_table(std::cout, session().rows);
   }
-  if (!options.rows_path.empty()) {
+  if (!options.rows_path.empty() || options.rows_fd >= 0) {
     try {
-      append_rows(options.rows_path, session().rows);
+      if (options.rows_fd >= 0) append_rows(options.rows_fd, session().rows);
+      else append_rows(options.rows_path, session().rows);
     } catch (const std::exception& error) {
       std::cerr << "error: " << error.what() << '\n';
       return 1;

@@ -1,5 +1,9 @@
 #include "report.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -146,6 +150,17 @@ void append_rows(const std::string& path, const std::vector<StepRow>& rows) {
   std::ofstream out(path, std::ios::app);
   if (!out) throw std::runtime_error("cannot append results to " + path);
   for (const StepRow& row : rows) out << to_line(row) << '\n';
+}
+
+void append_rows(int fd, const std::vector<StepRow>& rows) {
+  std::string text;
+  for (const StepRow& row : rows) text += to_line(row) + '\n';
+  for (std::size_t written = 0; written < text.size();) {
+    const ssize_t wrote = ::write(fd, text.data() + written, text.size() - written);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) throw std::runtime_error("cannot append results to descriptor " + std::to_string(fd));
+    written += static_cast<std::size_t>(wrote);
+  }
 }
 
 std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {

@@ -57,6 +57,8 @@ std::string to_line(const StepRow& row);  // one line, tab-separated, no newline
 StepRow from_line(const std::string& line);  // throws std::invalid_argument on a malformed line
 std::vector<StepRow> read_rows(const std::string& path);  // missing file: no rows
 void append_rows(const std::string& path, const std::vector<StepRow>& rows);
+// The same, onto an open descriptor (--rows-fd: a file the runner opened, which the step does not own).
+void append_rows(int fd, const std::vector<StepRow>& rows);
 
 // A step passes when it has judged rows and all of them pass. A step with an "n/a" row is not
 // applicable on this GPU: it neither passes nor fails, and is worth no points.

@@ -73,7 +73,8 @@ void Build::show_errors() const {
   for (const std::string& line : shown) std::cerr << line << '\n';
 }
 
-LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken) const {
+LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken,
+                         bool judged) const {
   std::string names;
   for (const std::string& lab : labs) names += " " + lab;
   say("building (preset " + checkout_.preset + "): the graders of" + names);
@@ -106,6 +107,7 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     // A submission's steps are listed by the checkout's own starter: nothing of the student's runs.
     std::vector<std::string> wanted = {"grade_" + lab + "_" + kind};
     if (kind == "submission") wanted.push_back("grade_" + lab + "_starter");
+    if (judged) wanted.insert(wanted.end(), {"judge_" + lab, "plan_" + lab + "_" + kind});
     if (!targets(wanted)) {
       result.broken.push_back(lab);
       continue;

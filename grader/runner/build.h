@@ -41,7 +41,9 @@ class Build {
   // The compiler's first errors, or the log's end when there are none to pick out, on stderr.
   void show_errors() const;
   // The grader of each lab for `kind` (starter, solution, or submission: the files in `taken`).
-  LabsBuilt graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken = "") const;
+  // `judged`: also each lab's judge and the implementation's planner (grade --judge).
+  LabsBuilt graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken = "",
+                    bool judged = false) const;
 
   const std::string& folder() const { return build_dir_; }
   std::string log() const { return log_folder_ + "/build.log"; }

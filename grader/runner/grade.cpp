@@ -37,6 +37,7 @@ struct Request {
   std::string implementation = "starter", submission, points, seed, timeout_s = "300", sanitizer;
   std::string json, junit, results;
   bool trace = true;
+  bool judge = false;  // --judge: each step by the lab's judge, the student's host code in a planner
 };
 
 void add_once(std::vector<std::string>& list, const std::string& item) {
@@ -88,6 +89,7 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--solution") r.implementation = "solution";
     else if (word == "--sanitize") r.sanitizer = "compute-sanitizer";
     else if (word == "--no-device-trace") r.trace = false;
+    else if (word == "--judge") r.judge = true;
     else if (word == "--json") r.json = writable(checkout, "--json", words.value("a file"));
     else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
@@ -170,6 +172,7 @@ struct Grading {
   const Checkout& checkout;
   std::string build_dir, results, implementation, seed, timeout_s, sanitizer;
   bool trace = true;
+  bool judge = false;
   std::vector<std::string> labs, broken, missing, only_steps;
   std::map<std::string, std::string> refusals;  // lab -> the audit's findings
   std::map<std::string, std::string> miscompiled;  // lab -> why its GPU code is not the build's
@@ -180,6 +183,17 @@ struct Grading {
   std::vector<StepRow> rows;
 
   std::string grader(const std::string& lab, const std::string& kind) const { return Checkout::grader(build_dir, lab, kind); }
+  // What grades one step of `lab`: its grader, which links the implementation, or with --judge the
+  // lab's judge, given the implementation's planner and the files of its GPU code
+  // (grader/harness/judge.h): then none of the implementation's host code runs in the step's process.
+  std::vector<std::string> step_program(const std::string& lab) const {
+    if (!judge) return {grader(lab, implementation)};
+    const std::string folder = build_dir + "/labs/" + lab;
+    std::vector<std::string> program = {folder + "/judge_" + lab, "--planner=" + folder + "/plan_" + lab + "_" + implementation,
+                                        "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
+    if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
+    return program;
+  }
   // A submission's steps are listed by the checkout's starter: nothing of the student's runs.
   std::string lister(const std::string& lab) const {
     return grader(lab, implementation == "submission" ? "starter" : implementation);
@@ -213,24 +227,27 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   fs::create_directories(work + "/scratch");
   const std::string rows_file = work + "/rows.tsv";
   std::ofstream(rows_file).close();
-  command.push_back("--rows=" + rows_file);
+  // A judge's step writes its rows on descriptor 3, which the runner opens: the file stays the
+  // runner's, out of reach of the planner, which runs as the step's user.
+  command.push_back(g.judge ? "--rows-fd=3" : "--rows=" + rows_file);
   std::vector<std::string> argv = {g.checkout.root + "/grader/harness/limited.sh", "step"};
   argv.insert(argv.end(), command.begin(), command.end());
   if (g.confinement.ids) {
     // The folder is root's: the step may write its rows file and its scratch folder, and nothing
     // else of the checkout, results/ or solutions/; it cannot put a link where its rows are read.
     const auto [uid, gid] = *g.confinement.ids;
-    if (chown(rows_file.c_str(), uid, gid) != 0 || chown((work + "/scratch").c_str(), uid, gid) != 0 ||
+    if ((!g.judge && chown(rows_file.c_str(), uid, gid) != 0) || chown((work + "/scratch").c_str(), uid, gid) != 0 ||
         chmod((work + "/scratch").c_str(), 0700) != 0)
       throw Fatal(kExitFailed, "cannot hand " + work + " to the unprivileged user");
     argv.insert(argv.begin(), {"setpriv", "--reuid=" + std::to_string(uid), "--regid=" + std::to_string(gid),
                                "--clear-groups", "--no-new-privs", "--"});
   }
   const auto began = std::chrono::steady_clock::now();
-  const Outcome outcome = run({argv,
-                               {{"HOME", work + "/scratch"}, {"TMPDIR", work + "/scratch"}, {"WORKBOOK_STEP_SECONDS", g.timeout_s}},
-                               work + "/scratch",
-                               work + "/output.log"});
+  Command step_process(argv,
+                       {{"HOME", work + "/scratch"}, {"TMPDIR", work + "/scratch"}, {"WORKBOOK_STEP_SECONDS", g.timeout_s}},
+                       work + "/scratch", work + "/output.log");
+  if (g.judge) step_process.appended_on_3 = rows_file;
+  const Outcome outcome = run(step_process);
   const std::string output = read_text(work + "/output.log");
   g.log << output.substr(0, kMaxLoggedOutput);
   g.log << "[workbook] " << lab << ' ' << step.name << ": "
@@ -244,7 +261,8 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
 
 void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const std::vector<std::string>& bars) {
   std::cout << "[workbook] " << lab << ' ' << step.name << " ... " << std::flush;
-  std::vector<std::string> command = {g.grader(lab, g.implementation), "--step=" + step.id, "--seed=" + g.seed};
+  std::vector<std::string> command = g.step_program(lab);
+  command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed});
   command.insert(command.end(), bars.begin(), bars.end());
   if (!g.trace) command.push_back("--no-device-trace");
   const int status = run_step(g, lab, step, command);
@@ -276,10 +294,11 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
   for (const std::string tool : {"memcheck", "racecheck", "synccheck"}) {
     std::cout << "[workbook] " << lab << ' ' << step.name << ", " << tool << " ... " << std::flush;
     g.log << "=== compute-sanitizer --tool " << tool << ": " << lab << ' ' << step.name << '\n';
-    const int status = run_step(g, lab, step,
-                                {g.sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "20",
-                                 g.grader(lab, g.implementation), "--step=" + step.id, "--seed=" + g.seed,
-                                 "--correctness-only", "--exact-allocations", "--no-device-trace"});
+    std::vector<std::string> command = {g.sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "20"};
+    for (const std::string& word : g.step_program(lab)) command.push_back(word);
+    command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed, "--correctness-only", "--exact-allocations",
+                                   "--no-device-trace"});
+    const int status = run_step(g, lab, step, command);
     switch (status) {
       case 0: std::cout << "clean\n"; break;
       case 1: std::cout << "FAIL\n"; break;
@@ -346,7 +365,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   const bool submission = !r.submission.empty();
   const Build build(checkout, submission ? checkout.root + "/build/submissions-" + checkout.preset : checkout.build_dir, r.results);
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
-  const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken");
+  const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
 
   Grading g(checkout);
   g.build_dir = build.folder();
@@ -356,6 +375,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.timeout_s = r.timeout_s;
   g.sanitizer = r.sanitizer;
   g.trace = r.trace;
+  g.judge = r.judge;
   g.labs = built.built;
   g.broken = built.broken;
   g.missing = built.missing;
@@ -470,6 +490,9 @@ int grade_request(const Checkout& checkout, Request& r) {
   else if (!g.trace)
     say("--no-device-trace: what the GPU runs is not traced (work on other streams, kernels not launched through "
         "workbook::launch or not in the student's file go unseen); every verdict says so");
+  if (g.judge)
+    say("--judge: each step is graded by its lab's judge, which runs none of the graded file's host code: "
+        "that runs in a planner of its own, whose launches the judge checks and replays (docs/integrity.md, part 4)");
   // Each lab's correctness cases include sizes drawn from the seed: shown, so that a failure at one
   // can be replayed (--seed) and read.
   for (const std::string& lab : graded_labs) {

@@ -21,17 +21,17 @@ namespace workbook::runner {
 
 namespace {
 
-// In the child, before exec: standard input from /dev/null, and no descriptor of the runner's but
-// the output (a grading's log, a results file opened without O_CLOEXEC): what a step's code reads
-// or writes reaches nobody's terminal or file.
-void close_inherited_descriptors() {
+// In the child, before exec: standard input from /dev/null, and no descriptor of the runner's from
+// `first_closed` on (3, or 4 past a file given on 3) but the output (a grading's log, a results
+// file opened without O_CLOEXEC): what a step's code reads or writes reaches nobody's terminal or file.
+void close_inherited_descriptors(unsigned first_closed) {
   const int null = open("/dev/null", O_RDONLY);
   if (null >= 0 && null != STDIN_FILENO) {
     dup2(null, STDIN_FILENO);
     close(null);
   }
 #ifdef SYS_close_range
-  if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0) return;
+  if (syscall(SYS_close_range, first_closed, ~0u, 0u) == 0) return;
 #endif
   // An older kernel: the descriptors this process has open, as /proc lists them.
   if (DIR* open_ones = opendir("/proc/self/fd")) {
@@ -39,7 +39,7 @@ void close_inherited_descriptors() {
     std::vector<int> descriptors;
     while (const dirent* entry = readdir(open_ones)) {
       const int fd = std::atoi(entry->d_name);
-      if (fd > STDERR_FILENO && fd != listing) descriptors.push_back(fd);
+      if (fd >= static_cast<int>(first_closed) && fd != listing) descriptors.push_back(fd);
     }
     closedir(open_ones);
     for (int fd : descriptors) close(fd);
@@ -101,7 +101,14 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
     if (out < 0) _exit(127);
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
-    close_inherited_descriptors();
+    unsigned first_closed = 3;
+    if (!command.appended_on_3.empty()) {
+      const int appended = open(command.appended_on_3.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+      // dup2 leaves 3 open across exec; opened as 3 already, it is told so itself.
+      if (appended < 0 || (appended == 3 ? fcntl(3, F_SETFD, 0) : dup2(appended, 3)) < 0) _exit(127);
+      first_closed = 4;
+    }
+    close_inherited_descriptors(first_closed);
     if (!command.folder.empty() && chdir(command.folder.c_str()) != 0) _exit(127);
     for (const auto& [name, value] : command.env) setenv(name.c_str(), value.c_str(), 1);
     std::vector<char*> argv;

@@ -15,6 +15,9 @@ struct Command {
   std::vector<std::pair<std::string, std::string>> env;  // set in the child, on top of ours
   std::string folder;                                    // the child's working folder ("": ours)
   std::string output_path;                               // its stdout and stderr ("": captured)
+  // A file the child gets open for appending as its descriptor 3 ("": none), opened by the runner:
+  // a judge's step writes its rows there without owning the file, and its planner never gets it.
+  std::string appended_on_3;
 
   Command(std::vector<std::string> arguments, std::vector<std::pair<std::string, std::string>> environment = {},
           std::string working_folder = "", std::string output = "")

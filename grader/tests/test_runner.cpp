@@ -105,3 +105,22 @@ TEST_CASE("no descriptor of the runner reaches a command, and its standard input
   close(inherited);
   std::filesystem::remove(log);
 }
+
+TEST_CASE("a file given on descriptor 3 is the one descriptor a command gets beyond its standard streams") {
+  const std::string rows = scratch_file("runner_rows.txt");
+  std::ofstream(rows) << "before\n";
+  const int opened = open(rows.c_str(), O_RDONLY);  // the runner's own, not to be passed on
+  REQUIRE(opened >= 0);
+  const int inherited = fcntl(opened, F_DUPFD, 10);  // above 3, which the command gets anyway
+  close(opened);
+  REQUIRE(inherited >= 10);
+  const std::string fd = std::to_string(inherited);
+  Command appends({"sh", "-c", "echo row >&3; [ -e /proc/self/fd/" + fd + " ] && echo open || echo closed"});
+  appends.appended_on_3 = rows;
+  CHECK(run(appends).output == "closed\n");
+  close(inherited);
+  std::ifstream written(rows);
+  const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  CHECK(text == "before\nrow\n");  // appended, not truncated
+  std::filesystem::remove(rows);
+}

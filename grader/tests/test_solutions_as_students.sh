@@ -6,12 +6,15 @@
 #     each lab's labs/NN_topic/<topic>.cu replaced, graded with ./workbook grade there.
 # Each solution is handed in as one file, as a student hands a lab in (one_file_solution.py). Every
 # step must pass on both paths: a student's file is compiled and graded as the reference was.
-#   test_solutions_as_students.sh ROOT LAB...     e.g. ROOT 02_memory 04_sgemm
+#   test_solutions_as_students.sh ROOT [--judge] LAB...     e.g. ROOT 02_memory 04_sgemm
+# --judge: both paths graded by the labs' judges (./workbook grade --judge).
 # Exit 77 without a GPU. WORKBOOK_KEEP_SCORECARDS=DIR keeps each path's output there.
 set -u
 root=$1
 shift
-[ $# -gt 0 ] || { echo "usage: test_solutions_as_students.sh ROOT LAB..." >&2; exit 2; }
+judged=()
+if [ "${1:-}" = --judge ]; then judged=(--judge); shift; fi
+[ $# -gt 0 ] || { echo "usage: test_solutions_as_students.sh ROOT [--judge] LAB..." >&2; exit 2; }
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no CUDA GPU visible: nothing graded"; exit 77; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -35,7 +38,7 @@ grade() {
   shift 2
   local output="$scratch/$path.out" status=0
   echo "=== $path: ./workbook grade $*"
-  (cd "$folder" && ./workbook grade "$@") >"$output" 2>&1 || status=$?
+  (cd "$folder" && ./workbook grade "$@" "${judged[@]}") >"$output" 2>&1 || status=$?
   cat "$output"
   [ -z "${WORKBOOK_KEEP_SCORECARDS:-}" ] || { mkdir -p "$WORKBOOK_KEEP_SCORECARDS" && cp "$output" "$WORKBOOK_KEEP_SCORECARDS/$path.txt"; }
   local passed
