@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Ordinary C++ in a launcher, the control of the judge (issue 44): lab 02's starter with a helper a
+# student writes while debugging (iostream, a string stream, printf, std::to_string and std::stoi,
+# a namespace-scope std::string, a function-local static std::vector, malloc, snprintf, assert),
+# called by 02.1's launcher, handed in through --submission.
+#   - graded as today (the file linked into its grader), the host-code audit refuses it;
+#   - graded with --judge, its host code runs only in its planner: nothing refuses it, it builds,
+#     and on a GPU every step fails with its TODO and nothing else.
+#   test_judged_controls.sh ROOT
+set -u
+root=$1
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+chmod 755 "$scratch"
+mkdir -p "$scratch/ordinary/labs/02_memory"
+python3 - "$root/labs/02_memory/memory.cu" "$scratch/ordinary/labs/02_memory/memory.cu" <<'PY' || exit 2
+import sys
+text = open(sys.argv[1]).read()
+includes = "#include <cassert>\n#include <cstdio>\n#include <cstdlib>\n#include <iostream>\n#include <sstream>\n#include <vector>\n"
+launcher = "void copy_several_floats(const CopyProblem& problem, cudaStream_t) {\n"
+helper = '''const std::string kGreeting = "planning copy_several_floats";
+
+void say_what_is_planned(std::size_t n) {
+  static std::vector<std::size_t> seen;
+  seen.push_back(n);
+  std::ostringstream line;
+  line << kGreeting << " for n = " << n << " (" << seen.size() << " calls so far)";
+  std::cout << line.str() << '\\n';
+  std::printf("%s, %d\\n", std::to_string(1.5).c_str(), std::stoi("42"));
+  void* scratch = std::malloc(64);
+  assert(scratch != nullptr);
+  std::snprintf(static_cast<char*>(scratch), 64, "%zu", n);
+  std::free(scratch);
+}
+
+'''
+if launcher not in text or "#include <algorithm>\n" not in text:
+    sys.exit("the starter's 02.1 launcher or its includes moved: update test_judged_controls.sh")
+text = text.replace("#include <algorithm>\n", "#include <algorithm>\n" + includes, 1)
+text = text.replace(launcher, helper + launcher + "  say_what_is_planned(problem.n);\n", 1)
+open(sys.argv[2], "w").write(text)
+PY
+failures=0
+check() {  # check WHAT OUTPUT_FILE PATTERN present|absent
+  if grep -qE "$3" "$2"; then found=present; else found=absent; fi
+  if [ "$found" = "$4" ]; then echo "ok: $1"; else echo "FAIL: $1 (/$3/ is $found)"; failures=$((failures + 1)); fi
+}
+cd "$root" || exit 2
+./workbook grade 02 --submission "$scratch/ordinary" >"$scratch/linked.out" 2>&1
+cat "$scratch/linked.out"
+check "linked into its grader, the file is refused by the host-code audit" "$scratch/linked.out" '\[host-code\]' present
+./workbook grade 02 --submission "$scratch/ordinary" --judge >"$scratch/judged.out" 2>&1
+cat "$scratch/judged.out"
+check "judged, nothing audits the file's host code" "$scratch/judged.out" 'runs only in its planner, so it is not audited' present
+check "judged, nothing refuses it" "$scratch/judged.out" '\[host-code\]|does not compile|did not compile' absent
+planners=(build/submissions-*/labs/02_memory/plan_02_memory_submission)  # the folder is named for the preset
+[ -x "${planners[0]}" ] && echo "ok: its planner was built" || { echo "FAIL: its planner was not built"; failures=$((failures + 1)); }
+if grep -q "grading needs a CUDA GPU" "$scratch/judged.out"; then
+  echo "no GPU here: the steps themselves were not graded"
+else
+  steps=$(grep -cE '^FAIL  02\.[0-9]+ ' "$scratch/judged.out")
+  todos=$(grep -cE '^FAIL  02\.[0-9]+ .*TODO\(02\.[0-9]+\)' "$scratch/judged.out")
+  [ "$steps" -eq 6 ] && [ "$todos" -eq 6 ] && echo "ok: judged on the GPU, every step fails with its TODO" ||
+    { echo "FAIL: judged on the GPU, $todos of $steps failures are the TODOs"; failures=$((failures + 1)); }
+fi
+[ "$failures" -eq 0 ]
