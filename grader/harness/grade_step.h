@@ -13,6 +13,7 @@
 #include <exception>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -426,10 +427,24 @@ void grade_step(const char* id) {
 
   std::string verdict;
   std::vector<StepRow> rows;
+  // A judge asks for every measurement's plan before the first is timed, and ends the planner once:
+  // their arrays are made first, all of them, since a plan holds the addresses it was made for.
+  std::vector<std::unique_ptr<Timed<typename Lab::Problem>>> planned;
   const std::string error = failure_of([&] {
-    for (const auto& condition : conditions_of<Lab>(step)) {
+    const std::vector<typename Lab::Condition> conditions = conditions_of<Lab>(step);
+    if (Judge* judging = judge()) {
+      for (const auto& condition : conditions) {
+        planned.push_back(Lab::timed(condition));
+        give_workspace(step, planned.back()->problem, planned.back()->arrays);
+      }
+      judging->plan_ahead([&] {
+        for (const auto& timed : planned) step.launcher(timed->problem, session().stream);
+      });
+    }
+    for (std::size_t c = 0; c < conditions.size(); ++c) {
+      const auto& condition = conditions[c];
       const auto timing_began = std::chrono::steady_clock::now();
-      const Measurement m = measure_at<Lab>(step, condition);
+      const Measurement m = planned.empty() ? measure_at<Lab>(step, condition) : measure(step.launcher, *planned[c], Lab::reference());
       log_phase_seconds(step.id, "timed at " + Lab::describe(step, condition), timing_began);
       StepRow row = row_of<Lab>(step, condition, m);
       // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
