@@ -6,15 +6,18 @@
 #   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
 #   lab<NN_topic>_baseline    grader/labs/NN_topic/baseline.cu
 #   lab<NN_topic>_grader      grader/labs/NN_topic/grader.cpp and the folder's other .cpp/.cu files
-#                             (device-side checks) but planner.cpp, compiled once; GRADER_LIBRARIES
-#                             are linked into it alone (lab 04's cuBLAS, the line to beat)
+#                             (device-side checks) but planner.cpp and judged_calls.cpp, compiled
+#                             once; GRADER_LIBRARIES are linked into it (lab 04's cuBLAS, the line
+#                             to beat) and into the planners
+#   judge_<NN_topic>          the lab's judge (grader/harness/judge.h): the grader with the lab's
+#                             judged_calls.cpp in place of any implementation (grade --judge)
 #   lab<NN_topic>_starter     labs/NN_topic/<topic>.cu, and grade_<NN_topic>_starter: the grader
 #                             linked with it (with a submission, lab<NN_topic>_submission too); and
 #                             plan_<NN_topic>_starter, its planner (grader/harness/planner.h: the file
-#                             with the lab's planner.cpp, nothing of the grader's), not yet used to grade
-#   and the starter's tests: every step rejected cleanly (--expect-reject), the host-code audit of
-#   its #include lines and its object file, its GPU code, the benchmark plot's columns, its
-#   planner serving every function it defines.
+#                             with the lab's planner.cpp, nothing of the grader's)
+#   and the starter's tests: every step rejected cleanly (--expect-reject), linked and judged, the
+#   host-code audit of its #include lines and its object file, its GPU code, the benchmark plot's
+#   columns, its planner serving every function it defines, the judge's front (CPU).
 #
 # add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
 #         [TRACE_MUTANTS <name|defence|steps[|also-without]>...] [AUDIT_CLEAN_MUTANTS <name>...]
@@ -28,13 +31,15 @@
 #                             witnesses (witness.cu: the textbook form of each step's idea, registered
 #                             by step id, witnesses.h) and a lab's reference measurements
 #                             (reference_values.h: lab 01's latencies)
-#   lab<NN_topic>_mutant_<name>   proofs/mutants/<name>.cu, and its grader
+#   lab<NN_topic>_mutant_<name>   proofs/mutants/<name>.cu, and its grader; a MUTANT's planner too
+#                             (plan_<NN_topic>_mutant_<name>), unless it calls the grader's baseline
 #   Every target of an implementation is written to the lab's own build folder (labs/NN_topic/),
 #   where ./workbook finds the graders and the audits find the objects.
 #
 # Every test case of every grader is its own CTest test, labelled gpu, the lab's name and the
 # implementation's kind. The solution must pass; the starter and the MUTANTS must be rejected
-# (--expect-reject: every test case fails, cleanly). The solution's grader also runs the two tests of
+# (--expect-reject: every test case fails, cleanly), linked into their graders and judged by the
+# lab's judge alike (label judge; the starter judged must fail naming its TODOs). The solution's grader also runs the two tests of
 # the lab's bars, generated from its steps table: each bar admits the step's witness by 5% and
 # rejects the previous step's solution.
 #
@@ -96,6 +101,7 @@ function(add_lab lab)
   set_property(GLOBAL PROPERTY WORKBOOK_${lab}_TOPIC "${LAB_TOPIC}")
   set_property(GLOBAL PROPERTY WORKBOOK_${lab}_HOPPER_SPECIFIC "${LAB_HOPPER_SPECIFIC}")
   set_property(GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER "${CMAKE_CURRENT_BINARY_DIR}")
+  set_property(GLOBAL PROPERTY WORKBOOK_${lab}_GRADER_LIBRARIES "${LAB_GRADER_LIBRARIES}")
 
   add_library(${id}_interface INTERFACE)
   target_include_directories(${id}_interface INTERFACE "${root}/labs/${lab}")
@@ -252,6 +258,13 @@ function(add_lab_proofs lab)
 
   foreach(mutant IN LISTS LAB_MUTANTS)
     _add_lab_implementation(${lab} mutant_${mutant} "${proofs}/mutants/${mutant}.cu" reject)
+    # Judged too, unless it calls the grader's own code (06's divergent_everywhere launches the
+    # baseline): no planner links that, which is the point of one.
+    file(STRINGS "${proofs}/mutants/${mutant}.cu" calls_the_grader REGEX "_baseline::")
+    if(NOT calls_the_grader)
+      _add_planner(${lab} mutant_${mutant})
+      _add_judged_test(${lab} mutant_${mutant} reject)
+    endif()
   endforeach()
   foreach(spec IN LISTS LAB_DEFENCE_MUTANTS)
     _add_defence_mutant(${lab} "${spec}" "")
@@ -446,34 +459,15 @@ function(_build_lab_implementation lab kind source)
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
   set_target_properties(${id}_${kind} grade_${lab}_${kind} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${lab_build_folder}"
                         RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
-  # Its planner (the trust boundary, grader/harness/planner.h): the implementation with the lab's
-  # list of functions and the planner's loop, and nothing of the grader's: a file that calls the
-  # grader's code does not link into one. Grading does not use planners yet; until it does, the
-  # mutants (one of which calls the grader's baseline) have none.
   if(kind MATCHES "^(starter|solution|submission)$")
-    add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/harness/planner_main.cpp"
-                   "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/planner.cpp")
-    target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies workbook_planner ${id}_${kind})
-    set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
+    _add_planner(${lab} ${kind})
   endif()
   # Graded across the trust boundary by the lab's judge (GPU): the starter fails every step with its
   # TODO, the solution passes every step, as they do linked into their graders.
-  if(kind MATCHES "^(starter|solution)$")
-    string(SUBSTRING "${lab}" 0 2 number)
-    set(device_code "--device-code=$<TARGET_FILE:${id}_${kind}>")
-    if(TARGET ${id}_given)
-      list(APPEND device_code "--device-code=$<TARGET_FILE:${id}_given>")
-    endif()
-    if(kind STREQUAL "starter")
-      set(judged_test "${lab}.judge: the starter, judged, fails every step with its TODO")
-      set(expectation "--expect-reject")
-    else()
-      set(judged_test "${lab}.judge: the solution, judged, passes every step")
-      set(expectation "")
-    endif()
-    add_test(NAME "${judged_test}"
-      COMMAND judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_${kind}>" ${device_code} "--test-case=${number}.*" ${expectation})
-    set_tests_properties("${judged_test}" PROPERTIES LABELS "gpu;${lab};judge" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  if(kind STREQUAL "starter")
+    _add_judged_test(${lab} starter todo)
+  elseif(kind STREQUAL "solution")
+    _add_judged_test(${lab} solution pass)
   endif()
   # The names the implementation (and the lab's given code) defines, beside the grader: the device
   # trace counts a kernel as the student's own only if its name is one of them.
@@ -488,6 +482,46 @@ function(_build_lab_implementation lab kind source)
     COMMAND workbook_audit defines "--write=$<TARGET_FILE:grade_${lab}_${kind}>.own_code" ${own_code}
     VERBATIM)
   add_dependencies(grade_${lab}_${kind} workbook_audit)
+endfunction()
+
+# plan_<NN_topic>_<kind>, the implementation's planner (the trust boundary, grader/harness/planner.h):
+# the implementation with the lab's list of functions and the planner's loop, and nothing of the
+# grader's: a file that calls the grader's code does not link into one. It links the vendor
+# libraries the lab's grader links, so that a file calling cuBLAS or cuFFT from its host code
+# builds, and calls them on nothing the judge measures.
+function(_add_planner lab kind)
+  set(id "lab${lab}")
+  get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
+  get_property(vendor_libraries GLOBAL PROPERTY WORKBOOK_${lab}_GRADER_LIBRARIES)
+  add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/harness/planner_main.cpp"
+                 "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/planner.cpp")
+  target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies workbook_planner ${id}_${kind} ${vendor_libraries})
+  set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
+endfunction()
+
+# The implementation `kind` graded by the lab's judge (grader/harness/judge.h), every step, on the
+# GPU: `expectation` is pass (every step passes), todo (every step fails naming its TODO: a starter)
+# or reject (every step fails: a wrong kernel is wrong whoever runs its host code).
+function(_add_judged_test lab kind expectation)
+  set(id "lab${lab}")
+  string(SUBSTRING "${lab}" 0 2 number)
+  set(device_code "--device-code=$<TARGET_FILE:${id}_${kind}>")
+  if(TARGET ${id}_given)
+    list(APPEND device_code "--device-code=$<TARGET_FILE:${id}_given>")
+  endif()
+  if(expectation STREQUAL "pass")
+    set(name "${lab}.judge: the ${kind}, judged, passes every step")
+    set(flags "")
+  elseif(expectation STREQUAL "todo")
+    set(name "${lab}.judge: the ${kind}, judged, fails every step with its TODO")
+    set(flags "--expect-reason=TODO(${number}.")
+  else()
+    set(name "${lab}.judge: ${kind}, judged, fails every step")
+    set(flags "--expect-reject")
+  endif()
+  add_test(NAME "${name}"
+    COMMAND judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_${kind}>" ${device_code} "--test-case=${number}.*" ${flags})
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
 function(_add_lab_implementation lab kind source expect)
