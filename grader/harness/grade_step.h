@@ -68,6 +68,12 @@ std::string failure_of(Body&& body) {
   }
 }
 
+// A CUDA error's failure (failure_of()'s "CUDA error: ...") with what it usually means and what to
+// try next: `./workbook grade ID --sanitize`, which names the line at fault. Any other reason is
+// returned as it is. A kernel's fault is reported by the next call that waits for the GPU, often
+// the grader's own, so the file it names is rarely where the fault is (skeleton.cpp).
+std::string with_cuda_advice(const std::string& reason, const std::string& step_id);
+
 // "[workbook] 04.5: correctness: 2.31 s" in the step's log: where a grading's time goes.
 inline void log_phase_seconds(const char* step_id, const std::string& phase,
                               std::chrono::steady_clock::time_point began) {
@@ -255,10 +261,14 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
   give_workspace(step, c->problem, c->arrays);
   clear_recorded_launches();
   std::vector<DeviceActivity> ran;
-  if (step.launcher != nullptr)
-    c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
   const std::string where = c->where + ": ";
-  if (std::string why = c->check_output(); !why.empty()) return where + why;
+  try {
+    if (step.launcher != nullptr)
+      c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
+    if (std::string why = c->check_output(); !why.empty()) return where + why;
+  } catch (const CudaError& error) {  // which call it was: the correctness case, at its shape
+    throw CudaError(error.code(), "in the correctness case " + where + error.what());
+  }
   if (std::string why = c->arrays.guard_violations(); !why.empty() && defence_enabled(Defence::kGuard))
     return where + tagged(Defence::kGuard, why);
   if (std::string why = c->arrays.changed_inputs(stream); !why.empty() && defence_enabled(Defence::kInputChanged))
@@ -385,6 +395,12 @@ void grade_step(const char* id) {
     MESSAGE(note);
     return;
   }
+  if (!session().machine_refusal.empty()) {
+    failed.reason = session().machine_refusal;
+    record(failed);
+    FAIL_CHECK(failed.reason);
+    return;
+  }
   if (session().device_trace && !session().device_trace_failure.empty()) {
     failed.reason = "the device trace could not start: " + session().device_trace_failure +
                     ". Grading needs it to see what ran on the GPU; ./workbook grade --no-device-trace grades without "
@@ -397,7 +413,7 @@ void grade_step(const char* id) {
                   " has no launcher: only a measurement step may be graded by its cases alone");
   std::vector<std::pair<std::string, Reported>> reports;
   const auto correctness_began = std::chrono::steady_clock::now();
-  failed.reason = failure_of([&] { return check_all_cases<Lab>(step, &reports); });
+  failed.reason = with_cuda_advice(failure_of([&] { return check_all_cases<Lab>(step, &reports); }), step.id);
   log_phase_seconds(step.id, "correctness", correctness_began);
   if (!failed.reason.empty()) {
     record(failed);
@@ -444,7 +460,12 @@ void grade_step(const char* id) {
     for (std::size_t c = 0; c < conditions.size(); ++c) {
       const auto& condition = conditions[c];
       const auto timing_began = std::chrono::steady_clock::now();
-      const Measurement m = planned.empty() ? measure_at<Lab>(step, condition) : measure(step.launcher, *planned[c], Lab::reference());
+      Measurement m;
+      try {
+        m = planned.empty() ? measure_at<Lab>(step, condition) : measure(step.launcher, *planned[c], Lab::reference());
+      } catch (const CudaError& error) {  // which call it was: timed, where
+        throw CudaError(error.code(), "while timed at " + Lab::describe(step, condition) + ": " + error.what());
+      }
       log_phase_seconds(step.id, "timed at " + Lab::describe(step, condition), timing_began);
       StepRow row = row_of<Lab>(step, condition, m);
       // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
@@ -467,9 +488,9 @@ void grade_step(const char* id) {
   });
   if (!error.empty()) {
     failed.measured_at = "timing";
-    failed.reason = error;
+    failed.reason = with_cuda_advice(error, step.id);
     rows.push_back(failed);
-    verdict = error;
+    verdict = failed.reason;
   }
   for (const StepRow& row : rows) record(row);
   CHECK_MESSAGE(verdict.empty(), verdict);

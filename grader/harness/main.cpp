@@ -526,6 +526,8 @@ int main(int argc, char** argv) {
     std::cout << "[workbook] error: the device trace could not start: " << session().device_trace_failure << '\n';
 
   session().compute_capability = device_facts().compute_capability;
+  session().machine_refusal = machine_refusal(device_facts());
+  if (!session().machine_refusal.empty()) std::cout << "[workbook] error: " << session().machine_refusal << '\n';
   // Without --bars, this GPU's profile in the checkout, where ./workbook calibrate wrote one: the
   // test suite then grades with the bars ./workbook grade uses. Calibration starts from the built-in ones.
   if (options.bars_path.empty() && options.calibrate_path.empty()) {

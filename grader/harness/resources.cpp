@@ -17,9 +17,19 @@ const DeviceFacts& device_facts() {
     CUDA_CHECK(cudaGetDeviceProperties(&p, device));
     return DeviceFacts{p.name, p.multiProcessorCount, p.maxThreadsPerMultiProcessor,
                        p.sharedMemPerMultiprocessor, p.sharedMemPerBlockOptin,
-                       p.reservedSharedMemPerBlock, p.l2CacheSize, p.major * 10 + p.minor};
+                       p.reservedSharedMemPerBlock, p.l2CacheSize, p.major * 10 + p.minor,
+                       p.pageableMemoryAccess != 0};
   }();
   return facts;
+}
+
+std::string machine_refusal(const DeviceFacts& facts) {
+  if (!facts.pageable_memory_access) return "";
+  return "this machine lets the GPU read and write ordinary host memory (HMM or ATS: the CUDA attribute "
+         "pageableMemoryAccess is 1), so a kernel under grading could rewrite the grader's own memory, its "
+         "timings and verdicts included. Nothing is graded here. On an x86 host, switch HMM off: "
+         "`options nvidia_uvm uvm_disable_hmm=1` in /etc/modprobe.d/, then reload nvidia_uvm (or reboot); "
+         "a Grace Hopper host (ATS) cannot grade";
 }
 
 KernelResources resources_of(const LaunchRecord& launch) {

@@ -19,8 +19,15 @@ struct DeviceFacts {
   std::size_t reserved_shared_bytes_per_block = 0;  // the runtime keeps 1 KiB per block on sm_80+
   int l2_bytes = 0;
   int compute_capability = 0;  // 90 for Hopper
+  // The GPU reaches ordinary (pageable) host memory: HMM, or ATS on Grace Hopper.
+  bool pageable_memory_access = false;
 };
 const DeviceFacts& device_facts();  // the current device, read once
+
+// "" where this GPU can be trusted to grade, else why not, for every step's verdict. A GPU that
+// reaches pageable host memory lets a student's kernel write the grading process's own memory (its
+// timings, its rows) with no pointer the grader gave it: no defence inside the process holds there.
+std::string machine_refusal(const DeviceFacts& facts);
 
 struct KernelResources {
   std::string name;

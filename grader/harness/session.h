@@ -33,6 +33,9 @@ struct Session {
   bool device_trace = true;
   std::string device_trace_failure;
   std::set<std::string> own_code;  // the names the student's file and the lab's given files define
+  // Why this machine cannot be trusted to grade (resources.h's machine_refusal()): every step fails
+  // with it. "" where it can.
+  std::string machine_refusal;
   // The stream every launcher, baseline and reference is given: a non-blocking stream of the
   // grader's own, so that no work is ordered with it by accident (the legacy default stream
   // would wait for work on other streams).

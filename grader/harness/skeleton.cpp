@@ -94,6 +94,33 @@ std::string stage_reuse_violation(const std::vector<LaunchRecord>& launches) {
 
 bool defence_enabled(Defence defence) { return !session().disabled.contains(defence); }
 
+std::string with_cuda_advice(const std::string& reason, const std::string& step_id) {
+  if (!reason.starts_with("CUDA error: ")) return reason;
+  const auto names = [&](std::initializer_list<const char*> errors) {
+    for (const char* error : errors)
+      if (reason.find(error) != std::string::npos) return true;
+    return false;
+  };
+  std::string meaning;
+  if (names({"cudaErrorLaunchFailure", "cudaErrorIllegalAddress", "cudaErrorMisalignedAddress", "cudaErrorIllegalInstruction",
+             "cudaErrorHardwareStackError", "cudaErrorInvalidAddressSpace", "cudaErrorInvalidPc", "cudaErrorAssert"}))
+    meaning = "a kernel crashed: most often it read or wrote outside its arrays, or at an address not aligned for the "
+              "access (a float4 at an address that is not a multiple of 16 bytes). The error is reported by the next "
+              "call that waits for the GPU, often the grader's own, so the file named above is not where the fault is";
+  else if (names({"cudaErrorLaunchTimeout"}))
+    meaning = "a kernel ran too long: an endless loop, or blocks waiting for a block that cannot run";
+  else if (names({"cudaErrorLaunchOutOfResources"}))
+    meaning = "a block asks for more registers than an SM holds for it: fewer threads per block, or "
+              "__launch_bounds__ so that the compiler keeps to what fits";
+  else if (names({"cudaErrorInvalidConfiguration", "cudaErrorInvalidValue"}))
+    meaning = "a launch asked for what the GPU cannot give: a grid or block of zero or too many threads, or more "
+              "shared memory than a block may have";
+  else
+    meaning = "the error's name is in the CUDA Runtime API's list of errors";
+  return reason + ". What it usually means: " + meaning + ". To find the line: ./workbook grade " + step_id +
+         " --sanitize runs the step's correctness cases under compute-sanitizer, which names it";
+}
+
 std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches) {
   std::optional<LaunchRecord> heaviest;
   int most_registers = -1;
