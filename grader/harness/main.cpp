@@ -221,7 +221,8 @@ constexpr const char* kUsage = R"(grader flags:
   --device-code=FILE     a judge only, one per file: where the student's kernels are (their object
                          file, the lab's given code); loaded without any of their host code
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
-  --list-steps           print each step's id, title and bar, tab-separated (no GPU needed)
+  --list-steps           print each step's id, title and bar, tab-separated (no GPU needed; with
+                         --bars, the profile's bars)
   --drawn-sizes          print the correctness sizes the lab draws from --seed (no GPU needed)
 )";
 
@@ -448,6 +449,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.list_steps) {
+    // With --bars, the profile's bars: what grading on that GPU asks (./workbook list passes it).
+    if (!options.bars_path.empty()) {
+      try {
+        session().calibrated_bars = read_bars_profile(options.bars_path).bars;
+      } catch (const std::exception& error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return 2;
+      }
+    }
     for (const auto& [lab, list] : listings()) list();
     return 0;
   }

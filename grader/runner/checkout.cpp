@@ -95,8 +95,10 @@ std::string Checkout::grader(const std::string& build_dir, const std::string& la
   return path;
 }
 
-std::vector<StepInfo> list_steps(const std::string& grader) {
-  const Outcome listed = run({{grader, "--list-steps"}});
+std::vector<StepInfo> list_steps(const std::string& grader, const std::vector<std::string>& bars) {
+  std::vector<std::string> argv = {grader, "--list-steps"};
+  argv.insert(argv.end(), bars.begin(), bars.end());
+  const Outcome listed = run({argv});
   if (listed.status != 0) throw Fatal(kExitFailed, grader + " could not list its steps: " + listed.output);
   std::vector<StepInfo> steps;
   for (const std::string& line : lines_of(listed.output)) {
@@ -119,6 +121,16 @@ std::string gpu_name() {
 
 std::string profile_of_gpu(const Checkout& checkout, const std::string& gpu) {
   return checkout.root + "/classroom/bars/" + bars_profile_file(gpu);
+}
+
+GpuBars bars_of_this_gpu(const Checkout& checkout) {
+  const std::string gpu = gpu_name(), profile = gpu.empty() ? "" : profile_of_gpu(checkout, gpu);
+  if (!profile.empty() && std::filesystem::exists(profile))
+    return {{"--bars=" + profile}, "this GPU's profile, " + checkout.shown(profile) + " (" + gpu + ", written by ./workbook calibrate)", ""};
+  if (gpu.empty() || gpu.find("H100") != std::string::npos) return {{}, "the built-in ones, set on an H100", ""};
+  return {{},
+          "the built-in ones, set on an H100: no profile for " + gpu + " in classroom/bars/",
+          "no profile for " + gpu + " in classroom/bars/: grading against the H100's bars (./workbook calibrate writes one)"};
 }
 
 void require_gpu(const std::string& grader) {

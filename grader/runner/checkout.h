@@ -50,11 +50,22 @@ struct Checkout {
 struct StepInfo {
   std::string id, name, bar;  // "04.1", "04.1 coalesced thread arrangement", ">= 6x, >= 8% of cuBLAS SGEMM"
 };
-std::vector<StepInfo> list_steps(const std::string& grader);
+// `bars`: the grader's --bars argument, when a profile decides the bars (GpuBars below).
+std::vector<StepInfo> list_steps(const std::string& grader, const std::vector<std::string>& bars = {});
 
 // This machine's GPU as nvidia-smi names it ("" for none), and the bars profile kept for it.
 std::string gpu_name();
 std::string profile_of_gpu(const Checkout& checkout, const std::string& gpu);
+
+// The one decision of which bars this machine's GPU is held to: its calibrated profile in
+// classroom/bars/ where there is one, else the built-in ones (the H100's). `grade` and `list` both
+// ask it, so that the bars listed are the bars graded.
+struct GpuBars {
+  std::vector<std::string> arguments;  // the graders' --bars, or none for the built-in bars
+  std::string description;             // "this GPU's profile, classroom/bars/... (NVIDIA H200, ...)"
+  std::string note;                    // said before grading, when the GPU has no profile
+};
+GpuBars bars_of_this_gpu(const Checkout& checkout);
 // Stops with 77 and the front door's words when `grader` finds no CUDA GPU.
 void require_gpu(const std::string& grader);
 

@@ -475,19 +475,10 @@ int grade_request(const Checkout& checkout, Request& r) {
   say("grading " + labs_text + " (" + g.implementation + "), seed " + g.seed + "; replay with --seed " + g.seed +
       "; full log in " + g.results_shown() + "/grade.log");
   // The bars: this GPU's calibrated profile when there is one, else the built-in ones (the H100's).
-  std::vector<std::string> bars;
-  const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
-  if (!profile.empty() && fs::exists(profile)) {
-    bars = {"--bars=" + profile};
-    g.bars = "this GPU's profile, " + checkout.shown(profile) + " (" + gpu + ", written by ./workbook calibrate)";
-    say("bars: " + g.bars);
-  } else if (gpu.find("H100") != std::string::npos) {
-    g.bars = "the built-in ones, set on an H100";
-    say("bars: " + g.bars);
-  } else {
-    g.bars = "the built-in ones, set on an H100: no profile for " + gpu + " in classroom/bars/";
-    say("bars: no profile for " + gpu + " in classroom/bars/: grading against the H100's bars (./workbook calibrate writes one)");
-  }
+  const GpuBars chosen = bars_of_this_gpu(checkout);
+  const std::vector<std::string>& bars = chosen.arguments;
+  g.bars = chosen.description;
+  say("bars: " + (chosen.note.empty() ? g.bars : chosen.note));
   g.confinement = settle_confinement(g.grader(graded_labs.front(), g.implementation));
   if (g.confinement.ids) {
     const passwd* user = getpwuid(g.confinement.ids->first);

@@ -32,8 +32,9 @@ int list(const Checkout& checkout, Words words) {
   // Each column as wide as its longest entry, so that a long title never runs into its bar.
   std::vector<std::pair<std::string, std::vector<StepInfo>>> labs;
   std::size_t id_width = 0, title_width = 0;
+  const GpuBars bars = bars_of_this_gpu(checkout);  // the bars grade holds this GPU to
   for (const std::string& lab : checkout.labs()) {
-    labs.emplace_back(lab, list_steps(Checkout::grader(checkout.build_dir, lab, "starter")));
+    labs.emplace_back(lab, list_steps(Checkout::grader(checkout.build_dir, lab, "starter"), bars.arguments));
     for (const StepInfo& step : labs.back().second) {
       id_width = std::max(id_width, step.id.size());
       title_width = std::max(title_width, step.name.size() - step.id.size() - 1);
@@ -45,6 +46,7 @@ int list(const Checkout& checkout, Words words) {
       std::cout << "  " << std::left << std::setw(static_cast<int>(id_width)) << step.id << "  "
                 << std::setw(static_cast<int>(title_width)) << step.name.substr(step.id.size() + 1) << "  " << step.bar << '\n';
   }
+  std::cout << "bars: " << bars.description << '\n';
   std::cout << "grade one lab with ./workbook grade NN, one step with ./workbook grade NN.k\n";
   return 0;
 }
