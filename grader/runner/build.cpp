@@ -81,6 +81,9 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
   std::ofstream(log(), std::ios::trunc).close();
   LabsBuilt result;
   for (const std::string& lab : labs) {
+    // The lab's judge first, on its own: it links nothing of any implementation's, so it builds and
+    // lists the lab's steps whether the file compiles or not (one that does not fails step by step).
+    targets({"judge_" + lab});
     // The student's file, read before it is compiled; a solution is the checkout's own.
     std::string file;
     if (kind == "submission") {
@@ -107,7 +110,7 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     // A submission's steps are listed by the checkout's own starter: nothing of the student's runs.
     std::vector<std::string> wanted = {"grade_" + lab + "_" + kind};
     if (kind == "submission") wanted.push_back("grade_" + lab + "_starter");
-    if (judged) wanted.insert(wanted.end(), {"judge_" + lab, "plan_" + lab + "_" + kind});
+    if (judged) wanted.push_back("plan_" + lab + "_" + kind);
     if (!targets(wanted)) {
       result.broken.push_back(lab);
       continue;

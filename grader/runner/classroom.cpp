@@ -231,7 +231,7 @@ int grade_class(const Checkout& checkout, Words words) {
     }
     for (const StepRow& row : rows) {
       hung = hung || row.reason.rfind("did not finish within", 0) == 0;
-      broken = broken || row.step.ends_with(" does not compile");
+      broken = broken || row.reason.starts_with(row.lab + " does not compile");
     }
     std::string note;
     if (status == kExitNoGpu) {

@@ -194,8 +194,12 @@ struct Grading {
     if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
     return program;
   }
-  // A submission's steps are listed by the checkout's starter: nothing of the student's runs.
+  // A lab's steps are listed by its judge, which links no implementation (so a file that does not
+  // compile still has its steps), or where there is none by the checkout's starter: nothing of the
+  // student's runs.
   std::string lister(const std::string& lab) const {
+    const std::string judge_of_lab = build_dir + "/labs/" + lab + "/judge_" + lab;
+    if (access(judge_of_lab.c_str(), X_OK) == 0) return judge_of_lab;
     return grader(lab, implementation == "submission" ? "starter" : implementation);
   }
   // The lab's steps asked for: those named by id, or all of them when none of its steps was.
@@ -419,18 +423,27 @@ int grade_request(const Checkout& checkout, Request& r) {
     std::cerr << audit.output;
     g.log << audit.output;
   }
+  // A lab that is not graded fails step by step, one row each, as a graded lab's steps do: its score
+  // is out of the same points whatever went wrong.
+  const auto fail_every_step = [&](const std::string& lab, const std::string& said, const std::string& reason) {
+    for (const StepInfo& step : g.chosen_steps(lab)) {
+      say(lab + " " + step.name + " ... FAIL (" + said + ")");
+      g.fail(lab, step.name, reason);
+    }
+  };
   const std::string build_log = g.results_shown() + "/build.log";
   for (const std::string& lab : g.broken)
-    g.fail(lab, lab + " does not compile",
-           "the compiler's errors are in " + build_log + " (./workbook grade " + lab.substr(0, 2) + " shows them)");
+    fail_every_step(lab, "does not compile", lab + " does not compile: the compiler's errors are in " + build_log +
+                                                 " (./workbook grade " + lab.substr(0, 2) + " shows them)");
   for (const std::string& lab : g.missing)
-    g.fail(lab, lab + " is not in the submission",
-           "the submission holds no " + g.checkout.topic_file(lab) + " (a plain file: an empty archive, a folder or a link in its place is not one)");
+    fail_every_step(lab, "not in the submission",
+                    lab + " is not in the submission: it holds no " + g.checkout.topic_file(lab) +
+                        " (a plain file: an empty archive, a folder or a link in its place is not one)");
   std::vector<std::string> graded_labs;
   for (const auto& [lab, findings] : g.refusals)
     if (std::find(g.labs.begin(), g.labs.end(), lab) == g.labs.end()) {  // refused before compiling
       g.log << findings;
-      g.fail(lab, lab + " is refused by the host-code audit", refusal_reason(findings, g.results_shown()));
+      fail_every_step(lab, "refused by the host-code audit", refusal_reason(findings, g.results_shown()));
     }
   // Built, but for other GPU code than the build's: its kernels would run as code nobody graded.
   for (const auto& [lab, finding] : g.miscompiled) {

@@ -25,16 +25,18 @@ else
 fi
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 04 --json both.json) >"$copy/two.log" 2>&1 || status=$?
-if [ "$status" -eq 77 ] && grep -q '04_sgemm does not compile' "$copy/both.json" && grep -q '02.1 several floats' "$copy/both.json" &&
+# One row per step of the broken lab, as a graded lab has: its 11 steps, each saying why.
+if [ "$status" -eq 77 ] && [ "$(grep -oE '"name": "04_sgemm 04\.[0-9]+ [^"]*", "score": [0-9.]+, "max_score": [0-9.]+, "status": "failed", "visibility": "visible", "output": "04_sgemm does not compile' "$copy/both.json" | wc -l)" -eq 11 ] &&
+   grep -q '02.1 several floats' "$copy/both.json" &&
    grep -q "04_sgemm did not compile" "$copy/two.log" && grep -q "sgemm.cu.*error" "$copy/two.log" &&
    [ "$(grep -c "this is not C++" "$copy/two.log")" -le "$(grep -c "this is not C++" "$copy/results/build.log")" ]; then
-  echo "ok: grade 02 04 reports lab 04 as not compiling, shows why (each compiler line once), and keeps lab 02"
+  echo "ok: grade 02 04 fails each of lab 04's steps as not compiling, shows why (each compiler line once), and keeps lab 02"
 else
   echo "FAIL: grade 02 04 exited $status:"; tail -n 15 "$copy/two.log"; failures=$((failures + 1))
 fi
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 04 --json only-04.json) >"$copy/three.log" 2>&1 || status=$?
-if [ "$status" -eq 1 ] && grep -q '"output": "the compiler.s errors are in results/build.log' "$copy/only-04.json"; then
+if [ "$status" -eq 1 ] && grep -q '"output": "04_sgemm does not compile: the compiler.s errors are in results/build.log' "$copy/only-04.json"; then
   echo "ok: grade 04 --json, when lab 04 alone is asked for and does not compile, still writes results.json saying why"
 else
   echo "FAIL: grade 04 --json exited $status:"; cat "$copy/only-04.json"; tail -n 15 "$copy/three.log"; failures=$((failures + 1))

@@ -104,7 +104,7 @@ tar -cf "$scratch/empty_archive.tar" -C "$scratch/empty_archive" .
 echo "not the file" >"$scratch/folder_instead/labs/02_memory/memory.cu/inside.txt"
 ln -s "$root/labs/02_memory/memory.cu" "$scratch/link_instead/labs/02_memory/memory.cu"
 for submission in empty_archive.tar folder_instead link_instead; do
-  expect 1 "FAIL  02_memory is not in the submission: the submission holds no labs/02_memory/memory.cu" \
+  expect 1 "FAIL  02.6 the copy engine: 02_memory is not in the submission: it holds no labs/02_memory/memory.cu" \
     "$root/workbook" grade 02 --submission "$scratch/$submission"
 done
 expect 2 "holds no lab file" "$root/workbook" grade --submission "$scratch/empty_archive.tar" --json "$scratch/empty.json"
