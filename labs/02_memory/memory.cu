@@ -61,7 +61,7 @@ struct Policy {
 //
 // TODO(02.6) (compute capability 9.0; on an older GPU the grader reports it not applicable): the
 // grader gives you one warp per SM. Let thread 0 of each block move whole stages of, say, 32 KiB
-// through a ring of 4 stages in dynamic shared memory, with the functions of copy_engine.cuh: per
+// through a ring of 4 stages in dynamic shared memory, with the functions of workbook/bulk_copy.cuh: per
 // chunk, arm the stage's barrier (expect_bytes) and start its load; when the barrier's phase
 // completes, start the stage's store and commit it; before loading that stage again, wait until
 // the store has read it (wait_until_read). Keep a barrier per stage after the stages in the same
