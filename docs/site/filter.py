@@ -12,7 +12,9 @@ it, line for line (so that Doxygen's warnings still name the right line):
     web are left alone.
 And the README itself, a page at the end of the site, is titled as what it is there: the
 repository's README, not a second page called "CUDA optimization workbook".
-Code blocks and inline code are never touched. Usage: filter.py FILE (the page on stdout).
+  - a page of the site named in backticks (`docs/integrity.md`) becomes a link to it, since the site
+    links no word by its name alone (Doxyfile.in: two labs' given headers share names).
+Code blocks are never touched, nor any other inline code. Usage: filter.py FILE (the page on stdout).
 """
 import os
 import re
@@ -20,6 +22,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")
+MAIN_PAGE = os.path.join(ROOT, "docs", "site", "index.md")
 page_folder = ROOT  # the folder of the page being filtered, which its relative links start from
 
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -49,11 +52,31 @@ def rewrite_maths(text):
     return INLINE_MATHS.sub(lambda m: "\\f$" + m.group(1) + "\\f$", text)
 
 
+CODE_PAGE = re.compile(r"^`([A-Za-z0-9_./-]+\.md)`$")
+SITE_PAGE_FOLDERS = ("docs", "labs")
+
+
+def rewrite_code(span):
+    """A page of the site named in backticks (`docs/integrity.md`) becomes a link to that page (the
+    site does not link words by their names: Doxygen's AUTOLINK_SUPPORT is off); other code stays."""
+    found = CODE_PAGE.match(span)
+    if not found:
+        return span
+    for base in (page_folder, ROOT):
+        page = os.path.normpath(os.path.join(base, found.group(1)))
+        inside = os.path.relpath(page, ROOT).split(os.sep)
+        if os.path.isfile(page) and (inside[0] in SITE_PAGE_FOLDERS or page == README):
+            if page in (README, MAIN_PAGE):  # the site's main page stands for both
+                return '\\ref index "' + found.group(1) + '"'
+            return "[" + found.group(1) + "](" + os.path.relpath(page, page_folder) + ")"
+    return span
+
+
 def rewrite_line(line):
-    # Links first (their text may hold code); then maths, outside inline code only: split on
-    # backtick runs, rewrite the pieces between them.
+    # Links first (their text may hold code); then, outside inline code, maths, and inside it a
+    # page's path: split on backtick runs, rewrite each piece as what it is.
     pieces = re.split(r"(`+[^`]*`+)", LINK.sub(rewrite_link, line))
-    return "".join(piece if i % 2 else rewrite_maths(piece) for i, piece in enumerate(pieces))
+    return "".join(rewrite_code(piece) if i % 2 else rewrite_maths(piece) for i, piece in enumerate(pieces))
 
 
 def main():

@@ -23,6 +23,15 @@ CHROMIUM = sys.argv[2] if len(sys.argv) > 2 else (shutil.which("chromium") or sh
 # Every lab folder's handout, in the contents tree as "Lab NN...": a lab added without its line in
 # the main page (docs/site/index.md) fails here.
 LABS = ["Lab " + name[:2] for name in sorted(os.listdir(os.path.join(ROOT, "labs"))) if re.match(r"\d\d_", name)]
+# Each lab's namespace as Doxygen spells it in a page's name (memory_lab: namespacememory__lab.html).
+LAB_NAMESPACES = {}
+for _name in os.listdir(os.path.join(ROOT, "labs")):
+    if re.match(r"\d\d_", _name):
+        _header = os.path.join(ROOT, "labs", _name, _name[3:] + ".h")
+        if os.path.exists(_header):
+            _found = re.search(r"^namespace ([a-z_]+)_lab \{", open(_header, encoding="utf-8").read(), re.M)
+            if _found:
+                LAB_NAMESPACES[_name[:2]] = _found.group(1).replace("_", "__")
 PAGES = {  # page: does it have formulas
     "index.html": False,
     "md_labs_01_latency_README.html": True,
@@ -36,7 +45,14 @@ PROBE = """
 <script>
 function siteProbe() {
   var report = {tree: [], images: [], formulas: 0, formula_errors: 0, page_width: document.documentElement.clientWidth};
-  document.querySelectorAll('#nav-tree a').forEach(function (a) { report.tree.push(a.textContent.trim()); });
+  var side = document.querySelector('#nav-tree');
+  var sideRight = side ? side.getBoundingClientRect().right : 0;
+  report.cut = [];
+  document.querySelectorAll('#nav-tree a').forEach(function (a) {
+    report.tree.push(a.textContent.trim());
+    // A title that runs past the side bar's edge is cut off there (or hidden behind a scroll bar).
+    if (a.textContent.trim() && a.getBoundingClientRect().right > sideRight + 1) report.cut.push(a.textContent.trim());
+  });
   document.querySelectorAll('div.contents img').forEach(function (img) {
     var box = img.getBoundingClientRect();
     report.images.push({src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0,
@@ -105,6 +121,18 @@ def static_failures(site):
         for text in parser.link_texts:
             if "`" in text:
                 failures.append(f"{name} shows backticks in a link's text: {text!r}")
+        reader_page = name == "index.html" or name.startswith("md_")
+        lab = re.match(r"md_labs_(\d\d)_", name)
+        for target in parser.targets:
+            page = urllib.parse.urlsplit(target).path
+            # A markdown file's own "File Reference" page is empty: a reader sent there finds nothing.
+            if reader_page and page.endswith("_8md.html"):
+                failures.append(f"{name} links to {target}, an empty file page, not the page it names")
+            # A handout's code names its own lab's functions: a link into another lab's namespace is
+            # the same name in the wrong lab (each lab's given.cuh has a validate()).
+            linked = re.match(r"namespace([a-z_]+)__lab\.html", page)
+            if lab and linked and LAB_NAMESPACES.get(lab.group(1)) != linked.group(1):
+                failures.append(f"{name} links to {target}: a function of another lab's namespace")
     return failures
 
 
@@ -138,6 +166,8 @@ def page_failures(page, report, has_formulas):
         failures.append(f"{page}: the contents tree has the labs out of order: {tree}")
     if "API reference" in tree and positions and -1 not in positions and tree.index("API reference") < max(positions):
         failures.append(f"{page}: the API reference comes before the labs in the contents tree")
+    if report.get("cut"):
+        failures.append(f"{page}: titles cut off at the contents tree's edge: {report['cut']}")
     for image in report["images"]:
         if not image["loaded"]:
             failures.append(f"{page}: image {image['src']} did not load")
