@@ -408,6 +408,32 @@ std::string csv_field(const std::string& text) {
 }
 }  // namespace
 
+LabScores lab_scores(const std::vector<StepRow>& rows, const Points& points) {
+  LabScores scores;
+  for (const StepVerdict& v : verdicts(rows)) scores[v.lab] += points.score(v);
+  return scores;
+}
+
+void write_gradebook(std::ostream& out, const std::vector<std::string>& students, const std::vector<std::string>& labs,
+                     const std::map<std::string, LabScores>& scores) {
+  out << "student";
+  for (const std::string& lab : labs) out << ',' << csv_field(lab);
+  out << ",total\n";
+  for (const std::string& student : students) {
+    const auto found = scores.find(student);
+    double total = 0;
+    out << csv_field(student);
+    for (const std::string& lab : labs) {
+      double points = 0;
+      if (found != scores.end())
+        if (const auto lab_points = found->second.find(lab); lab_points != found->second.end()) points = lab_points->second;
+      total += points;
+      out << ',' << fixed(points, 2);
+    }
+    out << ',' << fixed(total, 2) << '\n';
+  }
+}
+
 void append_class_csv(const std::string& path, const std::string& student, const std::vector<StepRow>& rows,
                       const Points& points, const std::string& seed) {
   bool fresh = true;

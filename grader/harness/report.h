@@ -8,8 +8,8 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <limits>
-#include <sstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -119,6 +119,15 @@ void append_class_csv(const std::string& path, const std::string& student, const
 // One line for a student whose submission gave no rows at all (refused, or not a submission): why.
 void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why,
                            const std::string& seed = "");
+
+// The class's gradebook, the form gradebooks import: a header row, then one row per student, their
+// name (the submission's, so name submissions by login or email), their points in each of `labs`
+// (0 where nothing was graded) and their total. `scores`: per student, per lab, the points.
+using LabScores = std::map<std::string, double>;
+void write_gradebook(std::ostream& out, const std::vector<std::string>& students, const std::vector<std::string>& labs,
+                     const std::map<std::string, LabScores>& scores);
+// A student's points per lab, from the rows of their grading (Points::score of each step).
+LabScores lab_scores(const std::vector<StepRow>& rows, const Points& points);
 
 std::string json_escape(const std::string& text);
 

@@ -96,10 +96,22 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
       const std::string name_of_lab = lab.path().filename().string();
       lab_of_file["labs/" + name_of_lab + "/" + checkout.topic_of(name_of_lab) + ".cu"] = name_of_lab;
     }
+  // A flat upload (Gradescope's, of the file alone): <topic>.cu at the top, or in the student's own
+  // top folder, is its lab's file, the topic naming the lab; labs/NN_topic/<topic>.cu comes first.
+  const auto flat_upload_of = [&](const std::string& file) -> std::string {
+    const fs::path path(file);
+    const auto depth = std::distance(path.begin(), path.end());
+    if (depth > 2) return "";
+    for (const auto& [lab_file, lab] : lab_of_file)
+      if (path.filename() == fs::path(lab_file).filename()) return lab_file;
+    return "";
+  };
   std::set<std::string> labs;
   std::vector<std::string> taken, ignored;
-  for (const std::string& file : plain_files(unpacked)) {
-    std::string wanted;
+  std::vector<std::string> files = plain_files(unpacked);
+  std::stable_partition(files.begin(), files.end(), [&](const std::string& file) { return flat_upload_of(file).empty(); });
+  for (const std::string& file : files) {
+    std::string wanted = flat_upload_of(file);
     for (const auto& [lab_file, lab] : lab_of_file)
       if (file == lab_file || file.ends_with("/" + lab_file)) wanted = lab_file;
     if (!wanted.empty() && !labs.contains(lab_of_file[wanted])) {
@@ -116,7 +128,8 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
   for (const std::string& file : ignored) ignored_list << file << '\n';
   std::string taken_text;
   for (const std::string& file : taken) taken_text += file + " ";
-  say("submission " + *name + ": takes " + (taken.empty() ? "no lab file (a lab file is labs/NN_topic/<topic>.cu, a plain file)" : taken_text));
+  say("submission " + *name + ": takes " +
+      (taken.empty() ? "no lab file (a lab file is labs/NN_topic/<topic>.cu, or <topic>.cu alone, a plain file)" : taken_text));
   if (!ignored.empty())
     say("submission " + *name + ": ignores " + std::to_string(ignored.size()) +
         " other files (only each lab's <topic>.cu is graded; the list: results/submissions/" + *name + "/ignored.txt)");
@@ -195,6 +208,8 @@ int grade_class(const Checkout& checkout, Words words) {
   say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in results/class/NAME/");
   line_out("seed " + seed + " for every submission (./workbook grade-class " + dir + " --seed " + seed + " replays it)");
   bool no_gpu = false;
+  std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows
+  std::map<std::string, LabScores> scores;  // their points, lab by lab
   for (const std::string& entry : entries) {
     const std::optional<std::string> name = submission_name(entry);
     if (!name) {  // its results could not be kept apart from the others'
@@ -206,6 +221,7 @@ int grade_class(const Checkout& checkout, Words words) {
     }
     const std::string own = class_dir + "/" + *name;
     fs::create_directories(own);
+    students.push_back(*name);
     // Each submission is a grading of its own, by this program: one that crashes the grading is
     // that student's failure, and the next one runs.
     std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + root,
@@ -253,9 +269,14 @@ int grade_class(const Checkout& checkout, Words words) {
         write_not_graded_json(own + "/results.json", why);
     } else {
       append_class_csv(csv, *name, rows, points, seed);
+      scores[*name] = lab_scores(rows, points);
     }
   }
-  say("class table: results/class/summary.txt; every step: results/class/class.csv; per student: results/class/NAME/");
+  // The scores in the form gradebooks import: a row per student, a column of points per lab.
+  std::ofstream gradebook(class_dir + "/gradebook.csv");
+  write_gradebook(gradebook, students, labs.empty() ? checkout.labs() : labs, scores);
+  say("class table: results/class/summary.txt; every step: results/class/class.csv; points per lab, to import into a "
+      "gradebook: results/class/gradebook.csv; per student: results/class/NAME/");
   if (no_gpu) {  // as grade says it: built and audited, not graded
     say("no CUDA GPU is visible here: the submissions were built and audited, not graded");
     return kExitNoGpu;

@@ -83,6 +83,22 @@ else
 fi
 [ "$(grep -c "not graded: its name gives no student" "$root/results/class/summary.txt")" -eq 3 ] ||
   { echo "FAIL: grade-class did not refuse .zip, .hidden and a name with a newline, each whole"; failures=$((failures + 1)); }
+# The gradebook names the labs in its header, and none of those three unnamed ones as a student.
+if head -n 1 "$root/results/class/gradebook.csv" 2>/dev/null | grep -qx 'student,01_latency,02_memory,03_transpose,04_sgemm,05_fft,06_reduce_scan,total' &&
+   [ "$(wc -l <"$root/results/class/gradebook.csv")" -eq 1 ]; then
+  echo "ok: grade-class writes the gradebook's header, a column per lab, and no row for a submission it could not name"
+else
+  echo "FAIL: results/class/gradebook.csv:"; cat "$root/results/class/gradebook.csv"; failures=$((failures + 1))
+fi
+# A flat upload, the lab's file alone (as Gradescope hands it over), is that lab's file.
+mkdir -p "$scratch/flat_upload"
+cp "$root/labs/02_memory/memory.cu" "$scratch/flat_upload/memory.cu"
+flat=$("$root/workbook" grade 02 --submission "$scratch/flat_upload" 2>&1)
+if grep -q "submission flat_upload: takes labs/02_memory/memory.cu" <<<"$flat"; then
+  echo "ok: a flat upload of memory.cu alone is taken as lab 02's file"
+else
+  echo "FAIL: a flat upload of memory.cu was not taken:"; tail -n 5 <<<"$flat"; failures=$((failures + 1))
+fi
 if [ -d "$root/results/submissions/front-door-keep" ]; then
   echo "ok: an unnamed submission removed no other student's results"
 else

@@ -280,3 +280,17 @@ TEST_CASE("a step not applicable on this GPU is neither passed nor failed, anywh
   CHECK(skipped.rfind("ada,02_memory,02.6,n/a,0.00,0.00,", 0) == 0);
   CHECK(skipped.find("needs compute capability 9.0") != std::string::npos);
 }
+
+TEST_CASE("the gradebook: a row per student, their points per lab and in all, every student listed") {
+  // One lab graded: 02.1 passed (1 point), 02.2 failed (0); the shipped points give 1 a step.
+  const std::vector<StepRow> rows = {judged("02.1 several floats", "PASS"), judged("02.2 float2 loads", "FAIL", "too slow")};
+  std::map<std::string, LabScores> scores;
+  scores["alice"] = lab_scores(rows, Points{});
+  CHECK(scores["alice"]["02_memory"] == doctest::Approx(1.0));
+  std::ostringstream out;
+  write_gradebook(out, {"alice", "bob, the second"}, {"02_memory", "03_transpose"}, scores);
+  CHECK(out.str() ==
+        "student,02_memory,03_transpose,total\n"
+        "alice,1.00,0.00,1.00\n"
+        "\"bob, the second\",0.00,0.00,0.00\n");  // graded nothing: still a row, with zeros
+}
