@@ -192,6 +192,17 @@ constexpr int kExitCalibrationError = 3;
 
 bool starts_with(const char* arg, const char* prefix) { return std::strncmp(arg, prefix, std::strlen(prefix)) == 0; }
 
+// `text` as a whole int, all of it; nothing when it is not one ("", "7x", "99999999999").
+std::optional<int> whole_int(const std::string& text) {
+  std::size_t used = 0;
+  try {
+    const int value = std::stoi(text, &used);
+    if (used == text.size()) return value;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 // The grader's own flags, for --help (doctest lists its own after them).
 constexpr const char* kUsage = R"(grader flags:
   --seed=N               replay a run's random inputs (every run prints its seed)
@@ -250,14 +261,10 @@ Options parse(int argc, char** argv) {
     if (starts_with(a, "--rows=")) o.rows_path = value("--rows=");
     else if (starts_with(a, "--rows-fd=")) {
       const std::string text = value("--rows-fd=");
-      std::size_t used = 0;
-      try {
-        o.rows_fd = std::stoi(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != text.size() || o.rows_fd < 3 || fcntl(o.rows_fd, F_GETFD) < 0)
+      const std::optional<int> fd = whole_int(text);
+      if (!fd || *fd < 3 || fcntl(*fd, F_GETFD) < 0)
         throw std::invalid_argument("--rows-fd takes an open descriptor above 2, not '" + text + "'");
+      o.rows_fd = *fd;
     }
     else if (starts_with(a, "--step=")) {
       o.step_filters.push_back(step_filter(value("--step=")));
@@ -291,13 +298,8 @@ Options parse(int argc, char** argv) {
     }
     else if (starts_with(a, "--as-compute-capability=")) {
       const std::string text = value("--as-compute-capability=");
-      std::size_t used = 0;
-      try {
-        o.as_compute_capability = std::stoi(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != text.size() || o.as_compute_capability < 10)
+      o.as_compute_capability = whole_int(text).value_or(0);
+      if (o.as_compute_capability < 10)
         throw std::invalid_argument("--as-compute-capability takes a compute capability as major and minor digits "
                                     "(80 for 8.0), not '" + text + "'");
     }
