@@ -133,9 +133,23 @@ GpuBars bars_of_this_gpu(const Checkout& checkout) {
           "no profile for " + gpu + " in classroom/bars/: grading against the H100's bars (./workbook calibrate writes one)"};
 }
 
-void require_gpu(const std::string& grader) {
+void require_gpu(const std::string& grader, const std::string& doing) {
   if (run({{grader, "--gpu-check"}}).status == 0) return;
-  say("everything is built, but grading needs a CUDA GPU and none is visible here.");
+  say("everything is built, but " + doing + " needs a CUDA GPU and none is visible here.");
+  say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
+  throw Fatal(kExitNoGpu, "");
+}
+
+void require_gpu_before_building(const std::string& build_dir, const std::string& doing) {
+  std::error_code ignored;
+  for (const auto& lab : std::filesystem::directory_iterator(build_dir + "/labs", ignored)) {
+    const std::string grader = lab.path().string() + "/grade_" + lab.path().filename().string() + "_starter";
+    if (access(grader.c_str(), X_OK) != 0) continue;
+    if (run({{grader, "--gpu-check"}}).status == 0) return;
+    break;
+  }
+  if (on_path("nvidia-smi") && !gpu_name().empty()) return;
+  say(doing + " measures this machine's GPU, and none is visible here: nothing was built.");
   say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
   throw Fatal(kExitNoGpu, "");
 }

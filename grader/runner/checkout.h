@@ -66,8 +66,12 @@ struct GpuBars {
   std::string note;                    // said before grading, when the GPU has no profile
 };
 GpuBars bars_of_this_gpu(const Checkout& checkout);
-// Stops with 77 and the front door's words when `grader` finds no CUDA GPU.
-void require_gpu(const std::string& grader);
+// Stops with 77 and the front door's words when `grader` finds no CUDA GPU; `doing` names the
+// command's work ("grading", "benchmarking", "calibrating").
+void require_gpu(const std::string& grader, const std::string& doing = "grading");
+// The same before anything is built, for a command that only measures (calibrate), asked of a
+// grader already built in `build_dir` (any lab's starter's: setup builds them), else of nvidia-smi.
+void require_gpu_before_building(const std::string& build_dir, const std::string& doing);
 
 // The user's words after the command, read as "--seed 7" or "--seed=7" alike.
 class Words {

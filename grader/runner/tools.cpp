@@ -70,7 +70,7 @@ int bench(const Checkout& checkout, Words words) {
     throw Fatal(kExitFailed, target + " did not build; the whole log is in " + checkout.shown(build.log()));
   }
   const std::string grader = Checkout::grader(checkout.build_dir, lab, kind);
-  require_gpu(grader);
+  require_gpu(grader, "benchmarking");
   const std::string csv = checkout.results + "/" + lab + "-" + kind + ".csv", png = checkout.results + "/" + lab + "-" + kind + ".png";
   if (run_lines({{grader, "--bench=" + csv}}, [](const std::string& line) { std::cout << line << std::endl; }) != 0)
     throw Fatal(kExitFailed, "the benchmark failed (its output is above)");
@@ -101,13 +101,14 @@ int calibrate(const Checkout& checkout, Words words) {
   if (!fs::is_directory(checkout.root + "/solutions"))
     throw Fatal(kExitUsage, "calibrate measures the reference solutions: this copy of the workbook has no solutions/");
   if (labs.empty()) labs = checkout.labs();
+  require_gpu_before_building(checkout.build_dir, "calibrate");  // a minute of building for nothing, otherwise
   const Build build(checkout, checkout.build_dir, checkout.results);
   const LabsBuilt built = build.graders(labs, "solution");
   if (!built.broken.empty() || !built.miscompiled.empty())
     throw Fatal(kExitFailed, "a solution did not compile to this build's GPU code: see " + checkout.shown(build.log()) + " and the lines above");
   const std::string& root = checkout.root;
   const std::string& build_dir = checkout.build_dir;
-  require_gpu(Checkout::grader(build_dir, labs.front(), "solution"));
+  require_gpu(Checkout::grader(build_dir, labs.front(), "solution"), "calibrating");
   const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
   const std::string draft = root + "/results/calibration.bars";
   std::ostringstream header;

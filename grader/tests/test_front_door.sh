@@ -141,6 +141,10 @@ expect 2 "holds no submission" "$root/workbook" grade-class "$scratch/no_class"
 expect 2 "unknown option --bogus" "$root/workbook" grade-class "$scratch/no_class" --bogus
 expect 2 "no lab '99'" "$root/workbook" calibrate 99
 expect 2 "calibrate: unknown option --bogus" "$root/workbook" calibrate --bogus
+# Without a GPU, calibrate says so before it builds anything (it only measures).
+if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  expect 77 "calibrate measures this machine's GPU, and none is visible here: nothing was built" "$root/workbook" calibrate 02
+fi
 
 # No GPU (hidden from the grader where there is one): exit 77, and the Gradescope file a grading
 # service waits for still appears, relative to the folder the command ran in, saying why.
