@@ -1,8 +1,9 @@
-// The planner's cudaMemcpyAsync and cudaMemsetAsync: linked into every planner with the linker's
-// --wrap, so that a launcher's calls of them reach these. While planning (planning_launches()), an
-// upload from the host and a fill become operations of the plan, in their place among the
-// launches, and nothing is copied: the addresses are the judge's. Any other copy is no part of a
-// plan. Outside planning they are the runtime's own.
+// The planner's cudaMemcpyAsync and cudaMemsetAsync, and its kernel launches: linked into every
+// planner with the linker's --wrap, so that a launcher's calls of them reach these. While planning
+// (planning_launches()), an upload from the host and a fill become operations of the plan, in their
+// place among the launches, and nothing is copied: the addresses are the judge's. Any other copy is
+// no part of a plan, and neither is a kernel launched past workbook::launch (<<<...>>> compiles to
+// cudaLaunchKernel): each is refused with what to do instead. Outside planning they are the runtime's.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -48,5 +49,35 @@ cudaError_t __wrap_cudaMemsetAsync(void* destination, int value, std::size_t byt
   if (!workbook::planning_launches()) return __real_cudaMemsetAsync(destination, value, bytes, stream);
   record(workbook::plan::Fill{reinterpret_cast<std::uint64_t>(destination), bytes, static_cast<std::uint8_t>(value)});
   return cudaSuccess;
+}
+
+cudaError_t __real_cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** arguments, std::size_t shared_bytes,
+                                    cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* kernel, void** arguments);
+cudaError_t __real_cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** arguments,
+                                               std::size_t shared_bytes, cudaStream_t stream);
+
+[[noreturn]] void refuse_launch_past_workbook_launch(const char* how) {
+  throw std::runtime_error(std::string("a kernel was launched with ") + how +
+                           ", past workbook::launch: the grader runs only the launches workbook::launch records. "
+                           "Launch every kernel with workbook::launch(kernel, grid, block, dynamic_shared_bytes, stream, "
+                           "args...) on the stream your launcher is given");
+}
+
+cudaError_t __wrap_cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** arguments, std::size_t shared_bytes,
+                                    cudaStream_t stream) {
+  if (workbook::planning_launches()) refuse_launch_past_workbook_launch("<<<...>>> or cudaLaunchKernel");
+  return __real_cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
+}
+
+cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* kernel, void** arguments) {
+  if (workbook::planning_launches()) refuse_launch_past_workbook_launch("cudaLaunchKernelEx");
+  return __real_cudaLaunchKernelExC(config, kernel, arguments);
+}
+
+cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** arguments,
+                                               std::size_t shared_bytes, cudaStream_t stream) {
+  if (workbook::planning_launches()) refuse_launch_past_workbook_launch("cudaLaunchCooperativeKernel");
+  return __real_cudaLaunchCooperativeKernel(kernel, grid, block, arguments, shared_bytes, stream);
 }
 }

@@ -63,6 +63,13 @@ int descriptors_beyond_the_protocol(int) {
   return count;
 }
 
+// A kernel launched past workbook::launch (what <<<...>>> compiles to): refused while planning, on
+// any machine, before anything reaches a GPU.
+void launches_past_workbook_launch(const Target& target, cudaStream_t stream) {
+  void* arguments[] = {const_cast<float**>(&target.out)};
+  CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&workspace_bytes), dim3(1), dim3(32), arguments, 0, stream));
+}
+
 std::size_t crashes(const Shape& shape) {
   volatile int* nowhere = nullptr;
   return static_cast<std::size_t>(*nowhere + shape.rows);
@@ -79,6 +86,7 @@ int main() {
                          workbook::student_function("zeroes_then_uploads", zeroes_then_uploads),
                          workbook::student_function("copies_on_the_device", copies_on_the_device),
                          workbook::student_function("descriptors_beyond_the_protocol", descriptors_beyond_the_protocol),
+                         workbook::student_function("launches_past_workbook_launch", launches_past_workbook_launch),
                          workbook::student_function("crashes", crashes)},
                         nullptr, [](const void*) -> std::string { return "no kernel is launched here"; });
   return 0;

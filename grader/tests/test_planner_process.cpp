@@ -48,6 +48,18 @@ TEST_CASE("planner process: no descriptor of the judge's reaches the planner, cl
   ::close(rows);
 }
 
+TEST_CASE("planner process: a kernel launched past workbook::launch is refused, saying how to launch") {
+  struct Target {
+    float* out = nullptr;
+    std::size_t count = 0;
+  };
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  const workbook::plan::Plan plan = planner.call({"launches_past_workbook_launch", workbook::encode_arguments(Target{})});
+  CHECK(plan.operations.empty());
+  CHECK(plan.failure.find("past workbook::launch") != std::string::npos);
+  CHECK(plan.failure.find("Launch every kernel with workbook::launch(") != std::string::npos);
+}
+
 TEST_CASE("planner process: what the student's code throws comes back as what it was") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   const workbook::plan::Plan todo = planner.call({"todo_launcher", workbook::encode_arguments(Shape{2, 2}, cudaStream_t{})});
