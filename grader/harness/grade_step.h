@@ -265,7 +265,14 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
   try {
     if (step.launcher != nullptr)
       c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
-    if (std::string why = c->check_output(); !why.empty()) return where + why;
+    if (std::string why = c->check_output(); !why.empty()) {
+      // Judged, a launcher whose plan launched nothing left the output as the grader poisoned it.
+      if (const Judge* judging = judge(); judging != nullptr && step.launcher != nullptr && judging->last_call_launched_nothing())
+        why += " (the launcher launched no kernel through workbook::launch: a kernel launched any other way, "
+               "<<<...>>> included, never runs where the grader checks it. Launch every kernel with "
+               "workbook::launch(kernel, grid, block, dynamic_shared_bytes, stream, args...) on the given stream)";
+      return where + why;
+    }
   } catch (const CudaError& error) {  // which call it was: the correctness case, at its shape
     throw CudaError(error.code(), "in the correctness case " + where + error.what());
   }

@@ -2,6 +2,9 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
+#include <variant>
+
 #include "buffers.h"
 #include "machine_code.h"
 #include "session.h"
@@ -67,6 +70,9 @@ void Judge::launch(const std::string& function, const plan::Bytes& arguments, cu
   const plan::Plan& plan = plan_of(function, arguments);
   throw_failure_of(plan);
   if (!plan.answer.empty()) throw std::runtime_error(function + " returned a value, but it is a launcher");
+  last_call_launched_nothing_ = std::none_of(plan.operations.begin(), plan.operations.end(), [](const plan::Operation& o) {
+    return std::holds_alternative<plan::KernelLaunch>(o);
+  });
   if (only_planning_) return;
   kernels_.replay(plan, stream);
   // Recorded as workbook::launch() records a launch, for the skeleton's defences and resources.

@@ -48,6 +48,9 @@ class Judge {
   void plan_ahead(const std::function<void()>& body);
 
   const StudentKernels& kernels() const { return kernels_; }
+  // Whether the last launcher call's plan launched no kernel: its output, if wrong, was never
+  // computed here (a kernel launched past workbook::launch is not in a plan).
+  bool last_call_launched_nothing() const { return last_call_launched_nothing_; }
 
  private:
   const plan::Plan& plan_of(const std::string& function, const plan::Bytes& arguments);
@@ -59,6 +62,7 @@ class Judge {
   std::unique_ptr<PlannerProcess> planner_;
   std::map<std::pair<std::string, plan::Bytes>, plan::Plan> plans_;
   bool only_planning_ = false;
+  bool last_call_launched_nothing_ = false;
 };
 
 // The step's judge, or null where the grader links the student's code itself (grade_NN_topic_<kind>).
