@@ -22,6 +22,7 @@
 # add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
 #         [TRACE_MUTANTS <name|defence|steps[|also-without]>...] [AUDIT_CLEAN_MUTANTS <name>...]
 #         [MUTANT_CONTROLS <name|steps>...] [HOST_CODE_MUTANTS <name|finding[|steps]>...]
+#         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
 #   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
@@ -193,7 +194,7 @@ endfunction()
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;AUDIT_CLEAN_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;HOST_CODE_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;AUDIT_CLEAN_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;HOST_CODE_MUTANTS;JUDGED_HOST_MUTANTS")
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
@@ -283,6 +284,9 @@ function(add_lab_proofs lab)
   endforeach()
   foreach(spec IN LISTS LAB_HOST_CODE_MUTANTS)
     _add_host_code_mutant(${lab} "${spec}")
+  endforeach()
+  foreach(spec IN LISTS LAB_JUDGED_HOST_MUTANTS)
+    _add_judged_host_mutant(${lab} "${spec}")
   endforeach()
 
   set(repeat_steps "--test-suite=${lab}")  # every step: the steps table's test cases are the lab's suite
@@ -482,6 +486,42 @@ function(_build_lab_implementation lab kind source)
     COMMAND workbook_audit defines "--write=$<TARGET_FILE:grade_${lab}_${kind}>.own_code" ${own_code}
     VERBATIM)
   add_dependencies(grade_${lab}_${kind} workbook_audit)
+endfunction()
+
+# A host-code mutant judged (GPU): its host trick runs in its planner, on nothing the judge measures,
+# so its verdicts are its kernels' alone. spec "name|clears|fails": it clears the steps `clears`
+# and fails the steps `fails`, as its honest kernel does; "name|reject": it fails every step (the
+# planner refuses what it asks, e.g. a device-to-device copy). Either way the trick neither forges
+# nor spoils a verdict.
+function(_add_judged_host_mutant lab spec)
+  string(REPLACE "|" ";" fields "${spec}")
+  list(GET fields 0 mutant)
+  list(GET fields 1 clears)
+  set(id "lab${lab}")
+  string(SUBSTRING "${lab}" 0 2 number)
+  if(NOT TARGET ${id}_mutant_${mutant})
+    _build_lab_implementation(${lab} mutant_${mutant} "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
+  endif()
+  if(NOT TARGET plan_${lab}_mutant_${mutant})
+    _add_planner(${lab} mutant_${mutant})
+  endif()
+  set(judged judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_mutant_${mutant}>" "--device-code=$<TARGET_FILE:${id}_mutant_${mutant}>")
+  if(TARGET ${id}_given)
+    list(APPEND judged "--device-code=$<TARGET_FILE:${id}_given>")
+  endif()
+  if(clears STREQUAL "reject")
+    set(name "${lab}.judge: mutant_${mutant}, judged, fails every step")
+    add_test(NAME "${name}" COMMAND ${judged} "--test-case=${number}.*" --expect-reject)
+    set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
+    return()
+  endif()
+  list(GET fields 2 fails)
+  set(name "${lab}.judge: mutant_${mutant}, judged, clears ${clears} as its honest kernel does")
+  add_test(NAME "${name}" COMMAND ${judged} "--step=${clears}")
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  set(name "${lab}.judge: mutant_${mutant}, judged, fails ${fails} as its honest kernel does")
+  add_test(NAME "${name}" COMMAND ${judged} "--step=${fails}" --expect-reject)
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
 # plan_<NN_topic>_<kind>, the implementation's planner (the trust boundary, grader/harness/planner.h):
