@@ -35,13 +35,6 @@ plan::DeviceLimits limits_of_this_device() {
   return limits;
 }
 
-// What the student's code threw while planning, thrown again here as the skeleton reads a launcher's
-// failure (grade_step.h's failure_of()): a TODO as NotImplemented, anything else as its message.
-void throw_failure_of(const plan::Plan& plan) {
-  if (plan.not_implemented) throw NotImplemented(plan.failure);
-  if (!plan.failure.empty()) throw std::runtime_error(plan.failure);
-}
-
 }  // namespace
 
 Judge::Judge(std::string planner, const std::vector<std::string>& device_code)
@@ -58,9 +51,9 @@ const plan::Plan& Judge::plan_of(const std::string& function, const plan::Bytes&
   plan::Plan plan = planner().call({function, arguments});
   if (plan.failure.empty()) {
     const plan::ParameterSizes sizes = [this](const std::string& name) { return kernels_.parameter_sizes(name); };
-    if (const std::string fault = plan::defect(plan, writable_buffers(), limits_, sizes); !fault.empty()) {
+    if (std::string fault = fault_of(plan, function, writable_buffers(), limits_, sizes); !fault.empty()) {
       plan = {};
-      plan.failure = function + " asked for what the grader does not run: " + fault;
+      plan.failure = std::move(fault);  // kept, and thrown again at every call of this problem
     }
   }
   return plans_[key] = std::move(plan);
@@ -90,14 +83,7 @@ void Judge::launch(const std::string& function, const plan::Bytes& arguments, cu
 }
 
 plan::Bytes Judge::answer(const std::string& function, const plan::Bytes& arguments, std::size_t answer_bytes) {
-  const plan::Plan& plan = plan_of(function, arguments);
-  throw_failure_of(plan);
-  if (!plan.operations.empty())
-    throw std::runtime_error(function + " launched work on the GPU, but it only computes an answer on the host");
-  if (plan.answer.size() != answer_bytes)
-    throw std::runtime_error(function + " answered " + std::to_string(plan.answer.size()) + " bytes, not the " +
-                             std::to_string(answer_bytes) + " of its result");
-  return plan.answer;
+  return answer_of(plan_of(function, arguments), function, answer_bytes);
 }
 
 void Judge::plan_ahead(const std::function<void()>& body) {

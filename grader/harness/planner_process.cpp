@@ -79,6 +79,27 @@ std::string PlannerProcess::how_it_ended() {
   return "it exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+void throw_failure_of(const plan::Plan& plan) {
+  if (plan.not_implemented) throw NotImplemented(plan.failure);
+  if (!plan.failure.empty()) throw std::runtime_error(plan.failure);
+}
+
+const plan::Bytes& answer_of(const plan::Plan& plan, const std::string& function, std::size_t bytes) {
+  throw_failure_of(plan);
+  if (!plan.operations.empty())
+    throw std::runtime_error(function + " launched work on the GPU, but it only computes an answer on the host");
+  if (plan.answer.size() != bytes)
+    throw std::runtime_error(function + " answered " + std::to_string(plan.answer.size()) + " bytes, not the " +
+                             std::to_string(bytes) + " of its result");
+  return plan.answer;
+}
+
+std::string fault_of(const plan::Plan& plan, const std::string& function, const std::vector<plan::Buffer>& given,
+                     const plan::DeviceLimits& limits, const plan::ParameterSizes& parameter_sizes) {
+  const std::string fault = plan::defect(plan, given, limits, parameter_sizes);
+  return fault.empty() ? "" : function + " asked for what the grader does not run: " + fault;
+}
+
 plan::Plan PlannerProcess::call(const plan::Request& request) {
   const std::string while_planning = "the planner (your file's host code) stopped while " + request.function + " ran: ";
   if (pid_ <= 0) throw std::runtime_error(while_planning + "it had already ended");

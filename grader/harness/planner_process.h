@@ -42,6 +42,18 @@ class PlannerProcess {
 template <typename Result, typename... Arguments>
 Result planned_answer(PlannerProcess& planner, const std::string& function, const Arguments&... arguments);
 
+// The checks of a plan that both the helpers below and the judge (judge.h, which keeps plans) make:
+// - throw_failure_of(): what the student's code threw while planning, thrown again (NotImplemented
+//   for a TODO, std::runtime_error otherwise);
+// - answer_of(): a host-only function's answer, after throw_failure_of(), refused when the plan
+//   launched anything or the answer is not `bytes` long;
+// - fault_of(): "" when plan::defect() finds nothing, else "FUNCTION asked for what the grader does
+//   not run: ..." in words a student can act on.
+void throw_failure_of(const plan::Plan& plan);
+const plan::Bytes& answer_of(const plan::Plan& plan, const std::string& function, std::size_t bytes);
+std::string fault_of(const plan::Plan& plan, const std::string& function, const std::vector<plan::Buffer>& given,
+                     const plan::DeviceLimits& limits, const plan::ParameterSizes& parameter_sizes);
+
 // A launcher's plan for one call, asked of the planner and checked before anything of it runs:
 // what it threw is thrown again (NotImplemented for a TODO), and a plan that plan::defect() finds
 // fault with (a kernel not in the student's object, arguments of other sizes, a shape the GPU cannot
@@ -62,15 +74,8 @@ template <typename Result, typename... Arguments>
 Result planned_answer(PlannerProcess& planner, const std::string& function, const Arguments&... arguments) {
   static_assert(std::is_trivially_copyable_v<Result>, "an answer crosses as bytes");
   const plan::Plan plan = planner.call({function, encode_arguments(arguments...)});
-  if (plan.not_implemented) throw NotImplemented(plan.failure);
-  if (!plan.failure.empty()) throw std::runtime_error(plan.failure);
-  if (!plan.operations.empty())
-    throw std::runtime_error(function + " launched work on the GPU, but it only computes an answer on the host");
-  if (plan.answer.size() != sizeof(Result))
-    throw std::runtime_error(function + " answered " + std::to_string(plan.answer.size()) + " bytes, not the " +
-                             std::to_string(sizeof(Result)) + " of its result");
   Result result;
-  std::memcpy(&result, plan.answer.data(), sizeof(Result));
+  std::memcpy(&result, answer_of(plan, function, sizeof(Result)).data(), sizeof(Result));
   return result;
 }
 
@@ -83,10 +88,9 @@ plan::Plan checked_plan(PlannerProcess& planner, const std::string& function, co
                         const plan::DeviceLimits& limits, const plan::ParameterSizes& parameter_sizes,
                         const Arguments&... arguments) {
   plan::Plan plan = planner.call({function, encode_arguments(arguments...)});
-  if (plan.not_implemented) throw NotImplemented(plan.failure);
-  if (!plan.failure.empty()) throw std::runtime_error(plan.failure);
-  if (const std::string fault = plan::defect(plan, given, limits, parameter_sizes); !fault.empty())
-    throw std::runtime_error(function + " asked for what the grader does not run: " + fault);
+  throw_failure_of(plan);
+  if (const std::string fault = fault_of(plan, function, given, limits, parameter_sizes); !fault.empty())
+    throw std::runtime_error(fault);
   return plan;
 }
 
