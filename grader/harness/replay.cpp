@@ -149,17 +149,9 @@ std::optional<KernelResources> StudentKernels::resources(const LaunchRecord& lau
   int blocks = 0;
   check(driver().occupancy(&blocks, function, static_cast<int>(launch.threads_per_block()), launch.dynamic_shared_bytes),
         "the occupancy of " + named->second);
-  const double warps_per_block = (launch.threads_per_block() + 31) / 32;
-  const double max_warps = device_facts().max_threads_per_sm / 32.0;
-  return KernelResources{named->second,
-                         attribute(CU_FUNC_ATTRIBUTE_NUM_REGS),
-                         static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)),
-                         launch.dynamic_shared_bytes,
-                         static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)),
-                         launch.threads_per_block(),
-                         launch.grid_blocks(),
-                         blocks,
-                         blocks * warps_per_block / max_warps};
+  return resources_from(named->second, attribute(CU_FUNC_ATTRIBUTE_NUM_REGS),
+                        static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)),
+                        static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)), launch, blocks);
 }
 
 void StudentKernels::replay(const plan::Plan& plan, cudaStream_t stream) const {

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include "judge.h"
 #include "workbook/cuda.h"
@@ -43,17 +44,23 @@ KernelResources resources_of(const LaunchRecord& launch) {
   int blocks = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &blocks, launch.kernel, static_cast<int>(launch.threads_per_block()), launch.dynamic_shared_bytes));
+  return resources_from(name ? name : "?", attributes.numRegs, attributes.sharedSizeBytes, attributes.localSizeBytes,
+                        launch, blocks);
+}
+
+KernelResources resources_from(std::string name, int registers_per_thread, std::size_t static_shared_bytes,
+                               std::size_t local_bytes_per_thread, const LaunchRecord& launch, int resident_blocks_per_sm) {
   const double warps_per_block = (launch.threads_per_block() + 31) / 32;
   const double max_warps = device_facts().max_threads_per_sm / 32.0;
-  return KernelResources{name ? name : "?",
-                         attributes.numRegs,
-                         attributes.sharedSizeBytes,
+  return KernelResources{std::move(name),
+                         registers_per_thread,
+                         static_shared_bytes,
                          launch.dynamic_shared_bytes,
-                         attributes.localSizeBytes,
+                         local_bytes_per_thread,
                          launch.threads_per_block(),
                          launch.grid_blocks(),
-                         blocks,
-                         blocks * warps_per_block / max_warps};
+                         resident_blocks_per_sm,
+                         resident_blocks_per_sm * warps_per_block / max_warps};
 }
 
 std::size_t occupancy_padding_bytes(int blocks_per_sm) {
