@@ -8,16 +8,13 @@
 #include <stdexcept>
 
 #include "planner.h"
+#include "planner_student.h"
 
 namespace {
 
-struct Shape {
-  int rows = 0, cols = 0;
-};
-struct Occupancy {
-  int blocks = 0;
-  int limiter = 0;
-};
+using planner_test::Occupancy;
+using planner_test::Shape;
+using planner_test::Target;
 
 std::size_t workspace_bytes(const Shape& shape) { return std::size_t(shape.rows) * shape.cols * 4 + 256; }
 
@@ -35,10 +32,6 @@ void refusing_launcher(const Shape& shape, cudaStream_t) {
 
 // A launcher's upload and fill (lab 01 uploads its chase, lab 06 zeroes its workspace): operations
 // of the plan, at the judge's addresses, with nothing copied here.
-struct Target {
-  float* out = nullptr;
-  std::size_t count = 0;
-};
 void zeroes_then_uploads(const Target& target, cudaStream_t stream) {
   CUDA_CHECK(cudaMemsetAsync(target.out, 0, target.count * sizeof(float), stream));
   const float corner[4] = {1.0f, 2.0f, 3.0f, 4.0f};

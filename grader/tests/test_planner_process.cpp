@@ -17,18 +17,11 @@
 #include <string>
 
 #include "planner_process.h"
+#include "planner_student.h"
 
-namespace {
-
-struct Shape {
-  int rows = 0, cols = 0;
-};
-struct Occupancy {
-  int blocks = 0;
-  int limiter = 0;
-};
-
-}  // namespace
+using planner_test::Occupancy;
+using planner_test::Shape;
+using planner_test::Target;
 
 TEST_CASE("planner process: a host-only function's answer comes back as data, its prints stay out of the plans") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
@@ -49,10 +42,6 @@ TEST_CASE("planner process: no descriptor of the judge's reaches the planner, cl
 }
 
 TEST_CASE("planner process: a kernel launched past workbook::launch is refused, saying how to launch") {
-  struct Target {
-    float* out = nullptr;
-    std::size_t count = 0;
-  };
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   const workbook::plan::Plan plan = planner.call({"launches_past_workbook_launch", workbook::encode_arguments(Target{})});
   CHECK(plan.operations.empty());
@@ -79,10 +68,6 @@ TEST_CASE("planner process: what the student's code throws comes back as what it
 
 TEST_CASE("planner process: a launcher's uploads and fills are operations of its plan, and no other copy is") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
-  struct Target {
-    float* out = nullptr;
-    std::size_t count = 0;
-  };
   const std::uint64_t judges_address = 0x7f00'0000'0000;  // the judge's buffer: a number, never touched there
   const Target target{reinterpret_cast<float*>(judges_address), 16};
   const workbook::plan::Plan plan = planner.call({"zeroes_then_uploads", workbook::encode_arguments(target, cudaStream_t{})});
@@ -103,10 +88,6 @@ TEST_CASE("planner process: a launcher's uploads and fills are operations of its
 
 TEST_CASE("planner process: a launcher's plan is checked before anything of it could run") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
-  struct Target {
-    float* out = nullptr;
-    std::size_t count = 0;
-  };
   const std::uint64_t judges_address = 0x7f00'0000'0000;
   const Target target{reinterpret_cast<float*>(judges_address), 16};
   const auto no_kernels = [](const std::string&) { return std::optional<std::vector<std::size_t>>{}; };

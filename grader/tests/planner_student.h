@@ -1,0 +1,22 @@
+// The argument and answer types of the planner test's "student" (planner_student.cpp), which the
+// test (test_planner_process.cpp) sends across the pipe as bytes: one definition for both sides.
+#pragma once
+
+#include <cstddef>
+
+namespace planner_test {
+
+struct Shape {
+  int rows = 0, cols = 0;
+};
+struct Occupancy {
+  int blocks = 0;
+  int limiter = 0;
+};
+// A launcher's buffer: the judge's address, a number in the planner.
+struct Target {
+  float* out = nullptr;
+  std::size_t count = 0;
+};
+
+}  // namespace planner_test
