@@ -521,8 +521,8 @@ int main(int argc, char** argv) {
   }
 
   // A judge's student: their kernels loaded (after the trace started, as every kernel of the grader),
-  // their planner started when the first call needs it. Else the student's kernels are this program's
-  // own, listed beside it at build time.
+  // their planner started at once, so that its CUDA start-up overlaps the rest of the judge's. Else
+  // the student's kernels are this program's own, listed beside it at build time.
   if (!options.planner.empty()) {
     try {
       start_judging(options.planner, options.device_code);
