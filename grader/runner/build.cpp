@@ -107,10 +107,11 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
       }
       if (audit.status != 0) throw Fatal(kExitFailed, "the include audit of " + lab + " failed: " + audit.output);
     }
-    // A submission's steps are listed by the checkout's own starter: nothing of the student's runs.
-    std::vector<std::string> wanted = {"grade_" + lab + "_" + kind};
-    if (kind == "submission") wanted.push_back("grade_" + lab + "_starter");
-    if (judged) wanted.push_back("plan_" + lab + "_" + kind);
+    // Judged, the file is built into its planner alone (the judge lists the steps). Linked, into its
+    // grader; a submission's steps would be listed by the checkout's own starter.
+    std::vector<std::string> wanted = {"plan_" + lab + "_" + kind};
+    if (!judged) wanted = {"grade_" + lab + "_" + kind};
+    if (!judged && kind == "submission") wanted.push_back("grade_" + lab + "_starter");
     if (!targets(wanted)) {
       result.broken.push_back(lab);
       continue;

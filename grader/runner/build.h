@@ -40,8 +40,9 @@ class Build {
   bool targets(const std::vector<std::string>& targets) const;
   // The compiler's first errors, or the log's end when there are none to pick out, on stderr.
   void show_errors() const;
-  // The grader of each lab for `kind` (starter, solution, or submission: the files in `taken`).
-  // `judged`: also each lab's judge and the implementation's planner (grade --judge).
+  // What grades each lab for `kind` (starter, solution, or submission: the files in `taken`):
+  // `judged`, the lab's judge and the implementation's planner (grade); else the grader that links
+  // the implementation (grade --linked, bench, calibrate: the reference solutions).
   LabsBuilt graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken = "",
                     bool judged = false) const;
 

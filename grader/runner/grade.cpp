@@ -37,7 +37,9 @@ struct Request {
   std::string implementation = "starter", submission, points, seed, timeout_s = "300", sanitizer;
   std::string json, junit, results;
   bool trace = true;
-  bool judge = false;  // --judge: each step by the lab's judge, the student's host code in a planner
+  // Each step by the lab's judge, the file's host code in a planner of its own; --linked (the
+  // reference solutions only) links the implementation into the lab's grader instead.
+  bool judge = true;
 };
 
 void add_once(std::vector<std::string>& list, const std::string& item) {
@@ -89,7 +91,7 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--solution") r.implementation = "solution";
     else if (word == "--sanitize") r.sanitizer = "compute-sanitizer";
     else if (word == "--no-device-trace") r.trace = false;
-    else if (word == "--judge") r.judge = true;
+    else if (word == "--linked") r.judge = false;
     else if (word == "--json") r.json = writable(checkout, "--json", words.value("a file"));
     else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
@@ -120,6 +122,10 @@ Request read_request(const Checkout& checkout, Words words) {
     throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
   if (!r.submission.empty() && r.implementation == "solution")
     throw Fatal(kExitUsage, "--submission grades a student's files: it cannot be combined with --solution");
+  // A student's host code never runs in the process that judges it (docs/integrity.md, part 4).
+  if (!r.judge && r.implementation != "solution")
+    throw Fatal(kExitUsage, "--linked runs the graded file's host code inside its grader, so it grades only the reference "
+                            "solutions (with --solution); a student's file is always judged");
   if (!r.points.empty() && !std::ifstream(r.points)) throw Fatal(kExitUsage, "--points: cannot read " + r.points);
   if (r.points.empty() && std::ifstream(checkout.root + "/classroom/points.conf")) r.points = checkout.root + "/classroom/points.conf";
   if (!r.points.empty()) check_points(checkout, r.points);  // a points file with a mistake is refused before anything runs
@@ -172,9 +178,9 @@ struct Grading {
   const Checkout& checkout;
   std::string build_dir, results, implementation, seed, timeout_s, sanitizer;
   bool trace = true;
-  bool judge = false;
+  bool judge = true;
   std::vector<std::string> labs, broken, missing, only_steps;
-  std::map<std::string, std::string> refusals;  // lab -> the audit's findings
+  std::map<std::string, std::string> refusals;  // lab -> the include check's findings
   std::map<std::string, std::string> miscompiled;  // lab -> why its GPU code is not the build's
   std::string rows_path, log_path, json, junit, points;
   std::string bars;  // which bars graded: this GPU's profile or the built-in ones, named under the scorecard
@@ -183,9 +189,9 @@ struct Grading {
   std::vector<StepRow> rows;
 
   std::string grader(const std::string& lab, const std::string& kind) const { return Checkout::grader(build_dir, lab, kind); }
-  // What grades one step of `lab`: its grader, which links the implementation, or with --judge the
-  // lab's judge, given the implementation's planner and the files of its GPU code
-  // (grader/harness/judge.h): then none of the implementation's host code runs in the step's process.
+  // What grades one step of `lab`: the lab's judge, given the implementation's planner and the files
+  // of its GPU code (grader/harness/judge.h), so that none of the implementation's host code runs in
+  // the step's process; or with --linked (solutions only) its grader, which links the implementation.
   std::vector<std::string> step_program(const std::string& lab) const {
     if (!judge) return {grader(lab, implementation)};
     const std::string folder = build_dir + "/labs/" + lab;
@@ -399,30 +405,12 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.log.open(g.log_path, std::ios::trunc);
   if (!g.log) throw Fatal(kExitUsage, "cannot write " + g.log_path);
 
-  // The host-code audit, after compiling: a lab whose object file is refused runs none of its steps.
-  // Under --judge the file's host code runs only in its planner, on nothing the judge measures: the
-  // audit guards nothing there, and ordinary C++ (streams, printf, malloc, static locals) is the
-  // student's to use.
-  for (const std::string& lab : g.labs) {
-    if (g.judge) {
-      say(lab + ": judged: the host code of " + g.checkout.topic_file(lab) + " runs only in its planner, so it is not audited");
-      continue;
-    }
-    const std::string topic = g.checkout.topic_of(lab);
-    const Outcome audit = run({{g.checkout.build_dir + "/grader/workbook_audit", "object",
-                                "--object=" + g.build_dir + "/labs/" + lab + "/liblab" + lab + "_" + g.implementation + ".a",
-                                "--topic=" + topic, "--allowance=" + g.checkout.root + "/grader/labs/" + lab + "/host_code.allowed",
-                                "--binary=" + g.grader(lab, g.implementation)}});
-    if (audit.status == 0) {  // said, so that a compile check without a GPU says what it checked
-      say(lab + ": the host-code audit of " + g.checkout.topic_file(lab) + " found nothing");
-      continue;
-    }
-    if (audit.status != 1 || audit.output.empty())
-      throw Fatal(kExitFailed, "the host-code audit of " + lab + " could not read its object file: " + audit.output);
-    g.refusals[lab] = audit.output;
-    std::cerr << audit.output;
-    g.log << audit.output;
-  }
+  // Said for each lab built, so that a compile check without a GPU says what it did. No audit of the
+  // file's host code follows: it runs only in its planner, on nothing the judge measures, and
+  // ordinary C++ (streams, printf, malloc, static locals) is the student's to use.
+  if (g.judge)
+    for (const std::string& lab : g.labs)
+      say(lab + ": " + g.checkout.topic_file(lab) + " built: its host code will run only in its planner, its kernels in the judge");
   // A lab that is not graded fails step by step, one row each, as a graded lab's steps do: its score
   // is out of the same points whatever went wrong.
   const auto fail_every_step = [&](const std::string& lab, const std::string& said, const std::string& reason) {
@@ -443,7 +431,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   for (const auto& [lab, findings] : g.refusals)
     if (std::find(g.labs.begin(), g.labs.end(), lab) == g.labs.end()) {  // refused before compiling
       g.log << findings;
-      fail_every_step(lab, "refused by the host-code audit", refusal_reason(findings, g.results_shown()));
+      fail_every_step(lab, "refused by the include check", refusal_reason(findings, g.results_shown()));
     }
   // Built, but for other GPU code than the build's: its kernels would run as code nobody graded.
   for (const auto& [lab, finding] : g.miscompiled) {
@@ -459,7 +447,7 @@ int grade_request(const Checkout& checkout, Request& r) {
       continue;
     }
     for (const StepInfo& step : g.chosen_steps(lab)) {
-      say(lab + " " + step.name + " ... FAIL (refused by the host-code audit)");
+      say(lab + " " + step.name + " ... FAIL (refused by the include check)");
       g.fail(lab, step.name, refusal_reason(g.refusals[lab], g.results_shown()));
     }
   }
@@ -492,7 +480,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   const std::vector<std::string>& bars = chosen.arguments;
   g.bars = chosen.description;
   say("bars: " + (chosen.note.empty() ? g.bars : chosen.note));
-  g.confinement = settle_confinement(g.grader(graded_labs.front(), g.implementation));
+  g.confinement = settle_confinement(g.step_program(graded_labs.front()).front());
   if (g.confinement.ids) {
     const passwd* user = getpwuid(g.confinement.ids->first);
     say("each step runs as the unprivileged user " + std::string(user != nullptr ? user->pw_name : "?") + ", in a folder of its own");
@@ -505,8 +493,10 @@ int grade_request(const Checkout& checkout, Request& r) {
     say("--no-device-trace: what the GPU runs is not traced (work on other streams, kernels not launched through "
         "workbook::launch or not in the student's file go unseen); every verdict says so");
   if (g.judge)
-    say("--judge: each step is graded by its lab's judge, which runs none of the graded file's host code: "
-        "that runs in a planner of its own, whose launches the judge checks and replays (docs/integrity.md, part 4)");
+    say("each step is graded by its lab's judge, which runs none of the graded file's host code: that runs in a "
+        "planner of its own, whose launches the judge checks and replays (docs/integrity.md, part 4)");
+  else
+    say("--linked: each solution is linked into its lab's grader, host code and all (for comparing with the judge)");
   // Each lab's correctness cases include sizes drawn from the seed: shown, so that a failure at one
   // can be replayed (--seed) and read.
   for (const std::string& lab : graded_labs) {

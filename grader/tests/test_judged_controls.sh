@@ -3,9 +3,10 @@
 # student writes while debugging (iostream, a string stream, printf, std::to_string and std::stoi,
 # a namespace-scope std::string, a function-local static std::vector, malloc, snprintf, assert),
 # called by 02.1's launcher, handed in through --submission.
-#   - graded as today (the file linked into its grader), the host-code audit refuses it;
-#   - graded with --judge, its host code runs only in its planner: nothing refuses it, it builds,
-#     and on a GPU every step fails with its TODO and nothing else.
+#   - its host code runs only in its planner: nothing refuses it, it builds, and on a GPU every
+#     step fails with its TODO and nothing else;
+#   - asked to be graded linked into its grader (--linked), it is refused before anything is built:
+#     a student's host code never runs in the process that judges it.
 #   test_judged_controls.sh ROOT
 set -u
 root=$1
@@ -46,12 +47,14 @@ check() {  # check WHAT OUTPUT_FILE PATTERN present|absent
   if [ "$found" = "$4" ]; then echo "ok: $1"; else echo "FAIL: $1 (/$3/ is $found)"; failures=$((failures + 1)); fi
 }
 cd "$root" || exit 2
-./workbook grade 02 --submission "$scratch/ordinary" >"$scratch/linked.out" 2>&1
+./workbook grade 02 --submission "$scratch/ordinary" --linked >"$scratch/linked.out" 2>&1
 cat "$scratch/linked.out"
-check "linked into its grader, the file is refused by the host-code audit" "$scratch/linked.out" '\[host-code\]' present
-./workbook grade 02 --submission "$scratch/ordinary" --judge >"$scratch/judged.out" 2>&1
+check "linked into its grader, a student's file is refused before anything is built" "$scratch/linked.out" \
+  'error: --linked .* grades only the reference solutions' present
+check "linked, nothing was built" "$scratch/linked.out" 'building' absent
+./workbook grade 02 --submission "$scratch/ordinary" >"$scratch/judged.out" 2>&1
 cat "$scratch/judged.out"
-check "judged, nothing audits the file's host code" "$scratch/judged.out" 'runs only in its planner, so it is not audited' present
+check "judged, the file's host code runs in its planner" "$scratch/judged.out" 'built: its host code will run only in its planner' present
 check "judged, nothing refuses it" "$scratch/judged.out" '\[host-code\]|does not compile|did not compile' absent
 planners=(build/submissions-*/labs/02_memory/plan_02_memory_submission)  # the folder is named for the preset
 [ -x "${planners[0]}" ] && echo "ok: its planner was built" || { echo "FAIL: its planner was not built"; failures=$((failures + 1)); }

@@ -1,20 +1,17 @@
 #!/usr/bin/env bash
 # The reference solutions graded the way students' files are, on the GPU, every step of each lab:
 #   - through --submission (the instructor's path): a build folder of its own, the student's file
-#     compiled under limited.sh, its GPU code checked, the host-code audit, confined steps;
+#     compiled under limited.sh, its GPU code checked, judged (its host code in a planner), confined;
 #   - from a student's own checkout (the student's path): a copy of the workbook without solutions/,
 #     each lab's labs/NN_topic/<topic>.cu replaced, graded with ./workbook grade there.
 # Each solution is handed in as one file, as a student hands a lab in (one_file_solution.py). Every
 # step must pass on both paths: a student's file is compiled and graded as the reference was.
-#   test_solutions_as_students.sh ROOT [--judge] LAB...     e.g. ROOT 02_memory 04_sgemm
-# --judge: both paths graded by the labs' judges (./workbook grade --judge).
+#   test_solutions_as_students.sh ROOT LAB...     e.g. ROOT 02_memory 04_sgemm
 # Exit 77 without a GPU. WORKBOOK_KEEP_SCORECARDS=DIR keeps each path's output there.
 set -u
 root=$1
 shift
-judged=()
-if [ "${1:-}" = --judge ]; then judged=(--judge); shift; fi
-[ $# -gt 0 ] || { echo "usage: test_solutions_as_students.sh ROOT [--judge] LAB..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: test_solutions_as_students.sh ROOT LAB..." >&2; exit 2; }
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no CUDA GPU visible: nothing graded"; exit 77; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -38,7 +35,7 @@ grade() {
   shift 2
   local output="$scratch/$path.out" status=0
   echo "=== $path: ./workbook grade $*"
-  (cd "$folder" && ./workbook grade "$@" "${judged[@]}") >"$output" 2>&1 || status=$?
+  (cd "$folder" && ./workbook grade "$@") >"$output" 2>&1 || status=$?
   cat "$output"
   [ -z "${WORKBOOK_KEEP_SCORECARDS:-}" ] || { mkdir -p "$WORKBOOK_KEEP_SCORECARDS" && cp "$output" "$WORKBOOK_KEEP_SCORECARDS/$path.txt"; }
   local passed
