@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The trust boundary through the front door (issue 44): three students of lab 02 whose host code
+# cheats, graded by grade-class as any class is. Each copies honestly (a float4 copy at the step's
+# occupancy: 02.1-02.3 clear their bars, 02.4 and 02.6 cannot) and adds one trick, made from lab
+# 02's mutants as a student hands a file in (one_file_solution.py):
+#   forger:    writes passing rows from a constructor and at every call, into every descriptor and
+#              rows file it can name, and prints a passing scorecard on its console;
+#   straggler: leaves a grandchild in a session of its own, to write passing rows after its step;
+#   scribbler: zeroes every double that could be a bar above its argument's address.
+# Each must get exactly its honest copy's verdicts in class.csv, no forged text may reach the
+# console, a row, results.json or class.csv, and no file of the results may change after the
+# grading ends (the straggler's grandchild ended with its step). GPU only (77 without one).
+#   test_host_tricks_judged.sh ROOT WORK_DIR
+set -uo pipefail
+root=$1 work=$2
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
+rm -rf "$work"; mkdir -p "$work"; chmod 755 "$work"
+mutants="$root/solutions/02_memory/proofs/mutants"
+for pair in forger:forges_rows scribbler:scribbles_by_pointer straggler:outlives_its_step; do
+  student=${pair%%:*} mutant=${pair#*:}
+  python3 "$root/grader/tests/one_file_solution.py" "$mutants/$mutant.cu" "$work/class/$student/labs/02_memory/memory.cu" || exit 2
+done
+"$root/workbook" grade-class "$work/class" 02 --seed 7 --timeout 120 >"$work/console.log" 2>&1
+echo "grade-class exit code $?"
+cat "$work/console.log"
+results="$root/results"
+failures=0
+python3 - "$results/class/class.csv" <<'PY' || failures=$((failures + 1))
+import csv, sys
+verdicts = {}
+for row in csv.DictReader(open(sys.argv[1])):
+    if row["step"].strip():
+        verdicts[(row["student"], row["step"].split()[0])] = row["verdict"]
+bad = 0
+for student in ("forger", "scribbler", "straggler"):
+    for step, want in (("02.1", "PASS"), ("02.2", "PASS"), ("02.3", "PASS"), ("02.4", "FAIL"), ("02.6", "FAIL")):
+        got = verdicts.get((student, step), "missing")
+        ok = got.startswith(want)
+        bad += not ok
+        print(("ok" if ok else "FAIL") + f": {student} {step}: {got} (its honest copy's: {want})")
+sys.exit(1 if bad else 0)
+PY
+forged() {  # forged WHAT FILES...: none of the files holds the forged rows' text
+  if grep -lE 'FORGED|LINGERED' "${@:2}" 2>/dev/null; then echo "FAIL: forged text in $1"; failures=$((failures + 1));
+  else echo "ok: no forged text in $1"; fi
+}
+forged "the console" "$work/console.log"
+forged "class.csv and the summary" "$results/class/class.csv" "$results/class/summary.txt"
+forged "the students' results.json" "$results"/class/*/results.json
+forged "the students' rows" "$results"/submissions/*/grade-rows.tsv
+# Whatever was left running ended with its step. The straggler is graded last (grade-class takes
+# the students in order): nothing under results/ changes while its grandchild would have woken (8 s
+# after its step began), and its text is in no file there but its own source.
+if grep -rl LINGERED "$results" --exclude-dir=taken; then echo "FAIL: the straggler's rows reached a file"; failures=$((failures + 1));
+else echo "ok: the straggler's rows reached no file"; fi
+( cd "$results" && find . -type f -exec md5sum {} + | sort ) >"$work/before.md5"
+sleep 12
+( cd "$results" && find . -type f -exec md5sum {} + | sort ) >"$work/after.md5"
+if cmp -s "$work/before.md5" "$work/after.md5"; then echo "ok: no file under results/ changed after the grading"
+else echo "FAIL: files changed after the grading:"; diff "$work/before.md5" "$work/after.md5" | head; failures=$((failures + 1)); fi
+if pgrep -f plan_02_memory_submission >/dev/null; then echo "FAIL: a planner outlived its step"; failures=$((failures + 1));
+else echo "ok: no planner outlived its step"; fi
+echo "$failures failures"
+[ "$failures" -eq 0 ]
