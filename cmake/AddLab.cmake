@@ -16,12 +16,12 @@
 #                             plan_<NN_topic>_starter, its planner (grader/harness/planner.h: the file
 #                             with the lab's planner.cpp, nothing of the grader's)
 #   and the starter's tests: every step rejected cleanly (--expect-reject), linked and judged, the
-#   host-code audit of its #include lines and its object file, its GPU code, the benchmark plot's
+#   #include check of its source, its GPU code, the benchmark plot's
 #   columns, its planner serving every function it defines, the judge's front (CPU).
 #
 # add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
-#         [TRACE_MUTANTS <name|defence|steps[|also-without]>...] [AUDIT_CLEAN_MUTANTS <name>...]
-#         [MUTANT_CONTROLS <name|steps>...] [HOST_CODE_MUTANTS <name|finding[|steps]>...]
+#         [TRACE_MUTANTS <name|defence|steps[|also-without]>...]
+#         [MUTANT_CONTROLS <name|steps>...] [INCLUDE_MUTANTS <name|finding>...]
 #         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
@@ -54,8 +54,7 @@
 # device_trace.h) sees: a stream it was not given, a kernel launched past workbook::launch, a kernel
 # its file does not contain. As a DEFENCE_MUTANT, it must fail on its steps naming the defence with
 # everything on; and with the trace off (--no-device-trace) it must clear them: nothing else in the
-# grader stands between it and the bars. An AUDIT_CLEAN_MUTANT is one the host-code audit must pass
-# (a CPU test): what it does wrong is visible only on the device.
+# grader stands between it and the bars.
 #
 # A MUTANT_CONTROL shows that a mutant fails for its one named defect, not for something else in
 # it: the mutant's source built again with WORKBOOK_MUTANT_CONTROL defined, which fixes only that
@@ -71,13 +70,11 @@
 # the kernels whose demangled names contain a WIDE_LOADS part, the starter's exported symbols equal
 # to the solution's. A `repeat` test grades the solution's REPEAT_STEPS (default: all) five times,
 # with five seeds: the verdicts must agree.
-# A HOST_CODE_MUTANT breaks one rule of the host-code audit (grader/harness/host_audit.h): a CPU test
-# checks that `workbook_audit` refuses it with a finding that contains the text after the bar (an
-# include_* mutant is never compiled: its #include lines are read instead). Every lab also gets CPU
-# tests that its starter and solution pass the audit (their #include lines and their object files;
-# no vendor library, no allocation), and that grader/labs/NN_topic/host_code.allowed
-# still matches what the solution imports (`cmake --build build/cpu --target host_code_allowances`
-# writes it again).
+# An INCLUDE_MUTANT's #include lines leave the lab: a CPU test checks that `workbook_audit includes`
+# refuses it (never compiled) with a finding that contains the text after the bar. Every lab also
+# gets CPU tests that its starter's and solution's #include lines pass. A JUDGED_HOST_MUTANT's host
+# code cheats; judged, its tricks run in its planner: it must get its honest copy's verdicts (the
+# steps it clears, then those it fails), or fail every step ("reject").
 # HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 #
@@ -134,8 +131,8 @@ function(add_lab lab)
 
   # The student's code: this checkout's starter, and in a submission's build (./workbook grade
   # --submission) the student's file as `submission` too. Its grader is built but never run by the
-  # build (no test discovery): nothing of a student's file runs before the host-code audit has read
-  # it. The checkout's own starter stays the grader that lists the steps.
+  # build (no test discovery): a student's file is graded by the lab's judge, with its host code in
+  # its planner (plan_<NN_topic>_submission); the judge lists the steps.
   _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
   # The GPU code every implementation of the lab is compiled to, which a student's object must carry.
   set(gpu_code "${CMAKE_CURRENT_BINARY_DIR}/gpu_code.architectures")
@@ -146,13 +143,8 @@ function(add_lab lab)
   else()
     _limit_student_compile(${id}_starter)  # a student's own checkout: the starter is their file
   endif()
-  # The host-code audit's tests (CPU): what the lab's code may import and define is generated from
-  # its solution into host_code.allowed, which ships with the lab; the starter passes the audit.
-  set(allowance "${grading}/host_code.allowed")
-  add_test(NAME "${lab}.static: the starter passes the host-code audit"
-    COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_starter>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
-            "--binary=$<TARGET_FILE:grade_${lab}_starter>")
-  add_test(NAME "${lab}.static: the starter's #include lines pass the host-code audit"
+  # The #include check's test (CPU): the starter's lines stay inside the lab and the toolkit.
+  add_test(NAME "${lab}.static: the starter's #include lines pass the #include check"
     COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
             "--internals=${root}/grader/harness" "${root}/labs/${lab}/${LAB_TOPIC}.cu")
   # In a student's checkout the starter is the student's file, compiled under the limit: it must
@@ -160,7 +152,7 @@ function(add_lab lab)
   add_test(NAME "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
     COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_starter>" "--architectures=${gpu_code}"
             "--source=labs/${lab}/${LAB_TOPIC}.cu")
-  set_tests_properties("${lab}.static: the starter passes the host-code audit" "${lab}.static: the starter's #include lines pass the host-code audit"
+  set_tests_properties("${lab}.static: the starter's #include lines pass the #include check"
     "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
     PROPERTIES LABELS "cpu;${lab};static;host-code")
   # The benchmark CSV's columns are defined once, in the grader; the plot must read only those.
@@ -194,7 +186,7 @@ endfunction()
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;AUDIT_CLEAN_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;HOST_CODE_MUTANTS;JUDGED_HOST_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS")
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
@@ -207,7 +199,6 @@ function(add_lab_proofs lab)
   set(id "lab${lab}")
   set(root "${PROJECT_SOURCE_DIR}")
   set(proofs "${root}/solutions/${lab}/proofs")
-  set(allowance "${root}/grader/labs/${lab}/host_code.allowed")
   set(gpu_code "${lab_build_folder}/gpu_code.architectures")
 
   # What the solution's grader links of the proofs, every .cu directly in proofs/: the witnesses, the
@@ -233,25 +224,15 @@ function(add_lab_proofs lab)
   target_link_libraries(${id}_solution_ptx PRIVATE ${id}_interface)
   set_target_properties(${id}_solution_ptx PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES 90-virtual)
   add_custom_target(${id}_static_inputs ALL DEPENDS ${id}_solution_ptx)
-  add_test(NAME "${lab}.static: the host-code allowance matches the solution"
-    COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--check=${allowance}")
-  add_test(NAME "${lab}.static: the solution passes the host-code audit"
-    COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_solution>" "--topic=${LAB_TOPIC}" "--allowance=${allowance}"
-            "--binary=$<TARGET_FILE:grade_${lab}_solution>")
-  add_test(NAME "${lab}.static: the solution's #include lines pass the host-code audit"
+  add_test(NAME "${lab}.static: the solution's #include lines pass the #include check"
     COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
             "--internals=${root}/grader/harness" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
   # What a student's object is checked against is the reference solution's own GPU code.
   add_test(NAME "${lab}.static: the solution carries the build's GPU code"
     COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_solution>" "--architectures=${gpu_code}"
             "--source=solutions/${lab}/${LAB_TOPIC}.cu")
-  set_tests_properties("${lab}.static: the host-code allowance matches the solution" "${lab}.static: the solution passes the host-code audit"
-    "${lab}.static: the solution's #include lines pass the host-code audit" "${lab}.static: the solution carries the build's GPU code"
-    PROPERTIES LABELS "cpu;${lab};static;host-code")
-  add_custom_target(${id}_host_code_allowance
-    COMMAND workbook_audit allowance "--object=$<TARGET_FILE:${id}_solution>" "--lab=${lab}" "--write=${allowance}"
-    DEPENDS ${id}_solution workbook_audit COMMENT "writing ${allowance} from the solution of ${lab}")
-  add_dependencies(host_code_allowances ${id}_host_code_allowance)
+  set_tests_properties("${lab}.static: the solution's #include lines pass the #include check"
+    "${lab}.static: the solution carries the build's GPU code" PROPERTIES LABELS "cpu;${lab};static;host-code")
   add_test(NAME "${lab}.static: compiled solution"
     COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
             "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args})
@@ -273,17 +254,11 @@ function(add_lab_proofs lab)
   foreach(spec IN LISTS LAB_TRACE_MUTANTS)
     _add_defence_mutant(${lab} "${spec}" "--no-device-trace")
   endforeach()
-  foreach(mutant IN LISTS LAB_AUDIT_CLEAN_MUTANTS)
-    set(name "${lab}.mutant_${mutant}: the host-code audit finds nothing in it")
-    add_test(NAME "${name}" COMMAND workbook_audit object "--object=$<TARGET_FILE:${id}_mutant_${mutant}>" "--topic=${mutant}"
-             "--allowance=${allowance}" "--binary=$<TARGET_FILE:grade_${lab}_mutant_${mutant}>")
-    set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};mutant;host-code")
-  endforeach()
   foreach(spec IN LISTS LAB_MUTANT_CONTROLS)
     _add_mutant_control(${lab} "${spec}")
   endforeach()
-  foreach(spec IN LISTS LAB_HOST_CODE_MUTANTS)
-    _add_host_code_mutant(${lab} "${spec}")
+  foreach(spec IN LISTS LAB_INCLUDE_MUTANTS)
+    _add_include_mutant(${lab} "${spec}")
   endforeach()
   foreach(spec IN LISTS LAB_JUDGED_HOST_MUTANTS)
     _add_judged_host_mutant(${lab} "${spec}")
@@ -339,39 +314,16 @@ function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/harness/limited.sh;compile")
 endfunction()
 
-# "name|text[|steps]": a mutant whose host code breaks one rule of the host-code audit (compiled, and
-# read by `workbook_audit object`), or, named include_*, whose #include lines do (never compiled,
-# read by `workbook_audit includes`). The audit must refuse it with a finding that contains `text`.
-function(_add_host_code_mutant lab spec)
+# "name|text": a mutant whose #include lines leave the lab (never compiled, read by `workbook_audit
+# includes`). The check must refuse it with a finding that contains `text`.
+function(_add_include_mutant lab spec)
   string(REPLACE "|" ";" fields "${spec}")
   list(GET fields 0 mutant)
   list(GET fields 1 expected)
   set(source "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
-  set(name "${lab}.mutant_${mutant}: the host-code audit refuses it (${expected})")
-  if(mutant MATCHES "^include_")
-    add_test(NAME "${name}" COMMAND workbook_audit includes "--lab-folder=${PROJECT_SOURCE_DIR}/labs/${lab}"
-             "--student-headers=${PROJECT_SOURCE_DIR}/include" "--internals=${PROJECT_SOURCE_DIR}/grader/harness" "${source}")
-  else()
-    if(NOT TARGET grade_${lab}_mutant_${mutant})  # also a mutant of another kind (side_stream)
-      _build_lab_implementation(${lab} mutant_${mutant} "${source}")
-    endif()
-    # --topic: the file's own name, which nvcc writes into the names of its anonymous namespace.
-    add_test(NAME "${name}" COMMAND workbook_audit object "--object=$<TARGET_FILE:lab${lab}_mutant_${mutant}>" "--topic=${mutant}"
-             "--allowance=${PROJECT_SOURCE_DIR}/grader/labs/${lab}/host_code.allowed" "--binary=$<TARGET_FILE:grade_${lab}_mutant_${mutant}>")
-  endif()
-  # A third field names the steps it clears when graded without the audit (the grader alone, on
-  # the GPU, which never runs the audit) and without the device trace, which sees some of what the
-  # audit refuses (a device-to-device copy): the proof that these defences are what stand between it
-  # and the bars. A mutant that is also a TRACE_MUTANT has that very proof already.
-  list(LENGTH fields count)
-  if(count GREATER 2)
-    list(GET fields 2 steps)
-    if(NOT TEST "${lab}.mutant_${mutant}: without the device trace it clears ${steps}")
-      set(proof "${lab}.mutant_${mutant}: without the host-code audit and the device trace it clears ${steps}")
-      add_test(NAME "${proof}" COMMAND grade_${lab}_mutant_${mutant} "--step=${steps}" --no-device-trace)
-      set_tests_properties("${proof}" PROPERTIES LABELS "gpu;${lab};mutant;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
-    endif()
-  endif()
+  set(name "${lab}.mutant_${mutant}: the #include check refuses it (${expected})")
+  add_test(NAME "${name}" COMMAND workbook_audit includes "--lab-folder=${PROJECT_SOURCE_DIR}/labs/${lab}"
+           "--student-headers=${PROJECT_SOURCE_DIR}/include" "--internals=${PROJECT_SOURCE_DIR}/grader/harness" "${source}")
   string(REPLACE "[" "\\[" pattern "${expected}")
   string(REPLACE "]" "\\]" pattern "${pattern}")
   string(REPLACE "(" "\\(" pattern "${pattern}")

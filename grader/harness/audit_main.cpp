@@ -1,12 +1,7 @@
-// workbook_audit: the host-code audit's command (host_audit.h), run by ./workbook before anything
-// of a student's file runs. It links no student code.
+// workbook_audit: the checks ./workbook runs on a student's file (host_audit.h, gpu_code.h). It links
+// no student code.
 //   workbook_audit includes --lab-folder=DIR --student-headers=DIR --internals=DIR FILE
 //       before compiling: FILE's #include lines
-//   workbook_audit object --object=LIBRARY --topic=TOPIC --allowance=FILE [--binary=GRADER]
-//       after compiling: the object file's imports, definitions, initializers and instructions
-//       (--binary: the grader linked with it, whose shared libraries' names it must not define)
-//   workbook_audit allowance --object=SOLUTION_LIBRARY --lab=LAB (--write=FILE | --check=FILE)
-//       the lab's allowance, generated from its reference solution, or checked against it
 //   workbook_audit defines --write=FILE LIBRARY...
 //       every name the libraries define, one per line: the student's own code, for the device trace
 //   workbook_audit gpu-code --object=LIBRARY --architectures=FILE --source=NAME
@@ -16,8 +11,7 @@
 //       every kernel PROGRAM defines, but LIBRARY's (the student's file), is named in a FILE: a
 //       student's grader holds the grader's and the given code's kernels, and no witness or mutant
 // Each finding is printed as "[host-code] what: why" ("[gpu-code] ..." for gpu-code). Exit 0: nothing
-// found; 1: findings (or, with --check, an allowance that no longer matches the solution); 2: bad
-// usage or a tool that failed.
+// found; 1: findings; 2: bad usage or a tool that failed.
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -60,31 +54,6 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
                               [](const std::string& path) { return std::ifstream(path).good(); }};
     const std::string name = files[0].substr(files[0].find_last_of('/') + 1);
     return print(audit::check_includes(name, read_file(files[0]), rules));
-  }
-  if (command == "object") {
-    const std::set<std::string> exports = flags.contains("binary") ? audit::shared_library_exports(flag("binary")) : std::set<std::string>{};
-    return print(audit::audit_object(flag("object"), flag("topic"), audit::read_allowance(flag("allowance")), exports));
-  }
-  if (command == "allowance") {
-    const std::string lab = flag("lab");
-    const std::string regenerate = "cmake --build build/cpu --target host_code_allowances   # or build/gpu";
-    const std::string text = audit::allowance_text(flag("object"), lab, regenerate);
-    if (flags.contains("write")) {
-      std::ofstream out(flag("write"));
-      out << text;
-      if (!out) throw std::runtime_error("cannot write " + flag("write"));
-      return 0;
-    }
-    const std::string path = flag("check");
-    if (read_file(path) == text) {
-      std::cout << path << " matches the reference solution's object file\n";
-      return 0;
-    }
-    std::cout << path << " no longer matches what the reference solution of " << lab
-              << " imports and defines. If the solution's change is meant, regenerate it:\n  " << regenerate
-              << "\nand review the difference: every import it adds is one that every student's file may use.\n"
-              << "What the solution's object file gives now:\n" << text;
-    return 1;
   }
   if (command == "defines") {
     if (files.empty()) throw std::invalid_argument("defines takes the libraries whose names to write");
@@ -143,14 +112,14 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
                    "own or the lab's given code, add their lines to the lab's list\n";
     return unknown == 0 ? 0 : 1;
   }
-  throw std::invalid_argument("unknown command '" + command + "': includes, object, allowance, defines, gpu-code or kernels");
+  throw std::invalid_argument("unknown command '" + command + "': includes, defines, gpu-code or kernels");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: workbook_audit includes|object|allowance|defines|gpu-code|kernels --flag=value... [FILE]\n";
+    std::cerr << "usage: workbook_audit includes|defines|gpu-code|kernels --flag=value... [FILE]\n";
     return 2;
   }
   std::map<std::string, std::string> flags;

@@ -156,7 +156,7 @@ std::string describe(const DeviceActivity& a) {
 
 // What the device ran (the trace) against what the call said it launched (the launch log). A
 // kernel the student's file does not define is someone else's work, however the launcher reached
-// it (a library's, the grader's: a function pointer needs no relocation that the host-code audit
+// it (a library's, the grader's: a function pointer needs no relocation that a check of the object
 // could read); a copy between device memories is the copy engines doing a kernel's work. Anything
 // on another stream ran outside the timer's sight. A kernel with no record behind it, or a record
 // with no kernel, makes the reported registers and occupancy a fiction.

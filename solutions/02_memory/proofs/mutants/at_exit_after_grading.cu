@@ -1,4 +1,4 @@
-// Host-code mutant (the audit's exit hooks): the launcher registers a function to run at exit,
+// Host-code mutant (judged): the launcher registers a function to run at exit,
 // after the step's verdict, where it could rewrite the rows or reports the grader left. The copy
 // itself is honest.
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// Host-code mutant (the audit's static initializers): a global object whose constructor runs before
+// Host-code mutant (judged): a global object whose constructor runs before
 // main(), before any step is graded, where it could change the grader's state or its files. The
 // copy itself is honest.
 #include "every_step.h"

@@ -1,7 +1,8 @@
-// Host-code mutant (the audit's imports): the copy engines do the work (cudaMemcpyAsync on the
+// Host-code mutant (judged): the copy engines do the work (cudaMemcpyAsync on the
 // stream it was given), and a token kernel goes through workbook::launch so that the step has a
-// kernel to report. Right and at memcpy speed at any occupancy: without the audit it clears the
-// bars of 02.1 to 02.3 (its GPU test shows it).
+// kernel to report. Right and at memcpy speed at any occupancy: linked and without the device
+// trace it clears the bars of 02.1 to 02.3 (its GPU test shows it); judged, the planner refuses
+// the device-to-device copy and every step fails.
 #include "every_step.h"
 #include "honest_copy.cuh"
 

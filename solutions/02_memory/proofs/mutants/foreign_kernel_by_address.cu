@@ -5,8 +5,9 @@
 // occupancy with its padding). The launcher reads the map's keys, asks the CUDA runtime for each
 // one's name (cudaFuncGetName, which every lab may call) and, once the baseline has run, launches it
 // through workbook::launch like its own kernel, on the given stream, with a record that matches.
-// Nothing in its object file names another kernel, so the host-code audit passes it; only the device
-// trace, which checks every kernel that ran against the names the student's file defines, sees it.
+// Nothing in its object file names another kernel; linked, only the device trace, which checks every
+// kernel that ran against the names the student's file defines, sees it. Judged, its plan names a
+// kernel that is not the file's, and the judge refuses the plan.
 #include <cstring>
 
 #include "student_copy.cuh"

@@ -1,4 +1,4 @@
-// Host-code mutant (the audit's imports): the launcher starts a process of its own, which would run
+// Host-code mutant (judged): the launcher starts a process of its own, which would run
 // beside the grading and outlive the step's verdict. The copy itself is honest.
 #include <unistd.h>
 

@@ -1,3 +1,3 @@
-// Host-code mutant (the audit's #include check): the reference solution, included from where a
+// Include mutant (the #include check): the reference solution, included from where a
 // student's file sits (labs/02_memory/). Never compiled: the check reads it before the compiler would.
 #include "../../solutions/02_memory/memory.cu"

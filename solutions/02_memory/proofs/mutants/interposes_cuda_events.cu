@@ -1,4 +1,4 @@
-// Host-code mutant (the audit's definitions): it defines cudaEventElapsedTime, which the linker
+// Host-code mutant (judged): it defines cudaEventElapsedTime, which the linker
 // then takes instead of the CUDA runtime's for the whole grader: every time it measures is the
 // student's to choose. The copy itself is honest.
 #include "every_step.h"

@@ -1,4 +1,4 @@
-// Host-code mutant (the audit's instructions): the launcher asks the kernel for something itself,
+// Host-code mutant (judged): the launcher asks the kernel for something itself,
 // with a system call in inline assembly (getpid here; a write or an open is no different), which no
 // import shows. The copy itself is honest.
 #include "every_step.h"

@@ -1,4 +1,4 @@
-// Host-code mutant (the audit's imports): cuBLAS reached at run time through dlopen and dlsym, so
+// Host-code mutant (judged): cuBLAS reached at run time through dlopen and dlsym, so
 // that no relocation names it, and a token kernel through workbook::launch so that the step has a
 // kernel to report. The product is cuBLAS's, right and fast.
 #include <dlfcn.h>
