@@ -6,8 +6,8 @@
 // one's name (cudaFuncGetName, which every lab may call) and, once the baseline has run, launches it
 // through workbook::launch like its own kernel, on the given stream, with a record that matches.
 // Nothing in its object file names another kernel; linked, only the device trace, which checks every
-// kernel that ran against the names the student's file defines, sees it. Judged, its plan names a
-// kernel that is not the file's, and the judge refuses the plan.
+// kernel that ran against the names the student's file defines, sees it. Judged, its planner holds
+// no kernel of the grader's to find, and a plan may name only the file's own kernels.
 #include <cstring>
 
 #include "student_copy.cuh"
