@@ -68,8 +68,8 @@
 # correctness half of the SANITIZE_STEPS (default: all), with exact-size allocations. The lab also
 # gets the static checks of the compiled solution (CPU only): no spills, 16-byte loads and stores in
 # the kernels whose demangled names contain a WIDE_LOADS part, the starter's exported symbols equal
-# to the solution's. A `repeat` test grades the solution's REPEAT_STEPS (default: all) five times,
-# with five seeds: the verdicts must agree.
+# to the solution's. A `repeat` test grades the solution's REPEAT_STEPS (default: all), judged, five
+# times, with five seeds: the verdicts must agree.
 # An INCLUDE_MUTANT's #include lines leave the lab: a CPU test checks that `workbook_audit includes`
 # refuses it (never compiled) with a finding that contains the text after the bar. Every lab also
 # gets CPU tests that its starter's and solution's #include lines pass. A JUDGED_HOST_MUTANT's host
@@ -268,10 +268,15 @@ function(add_lab_proofs lab)
   if(LAB_REPEAT_STEPS)
     set(repeat_steps "--step=${LAB_REPEAT_STEPS}")
   endif()
-  set(name "${lab}.repeat: the solution graded 5 times gets the same verdicts")
-  add_test(NAME "${name}" COMMAND "${root}/grader/tests/repeat_verdicts.sh" 5 "$<TARGET_FILE:grade_${lab}_solution>"
+  # Judged, as every file is graded: the lab's judge with the solution's planner and GPU code.
+  set(judged_solution "--planner=$<TARGET_FILE:plan_${lab}_solution>" "--device-code=$<TARGET_FILE:${id}_solution>")
+  if(TARGET ${id}_given)
+    list(APPEND judged_solution "--device-code=$<TARGET_FILE:${id}_given>")
+  endif()
+  set(name "${lab}.repeat: the solution, judged, graded 5 times gets the same verdicts")
+  add_test(NAME "${name}" COMMAND "${root}/grader/tests/repeat_verdicts.sh" 5 "$<TARGET_FILE:judge_${lab}>" ${judged_solution}
                                   "${repeat_steps}")
-  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};repeat" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};repeat;judge" SKIP_RETURN_CODE 77 TIMEOUT 900)
   set(sanitize_steps "--test-suite=${lab}")
   if(LAB_SANITIZE_STEPS)
     set(sanitize_steps "--step=${LAB_SANITIZE_STEPS}")
