@@ -10,7 +10,7 @@
 #                             once; GRADER_LIBRARIES are linked into it (lab 04's cuBLAS, the line
 #                             to beat) and into the planners
 #   judge_<NN_topic>          the lab's judge (grader/harness/judge.h): the grader with the lab's
-#                             judged_calls.cpp in place of any implementation (grade --judge)
+#                             judged_calls.cpp in place of any implementation (grade)
 #   lab<NN_topic>_starter     labs/NN_topic/<topic>.cu, and grade_<NN_topic>_starter: the grader
 #                             linked with it (with a submission, lab<NN_topic>_submission too); and
 #                             plan_<NN_topic>_starter, its planner (grader/harness/planner.h: the file

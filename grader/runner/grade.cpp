@@ -122,7 +122,7 @@ Request read_request(const Checkout& checkout, Words words) {
     throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
   if (!r.submission.empty() && r.implementation == "solution")
     throw Fatal(kExitUsage, "--submission grades a student's files: it cannot be combined with --solution");
-  // A student's host code never runs in the process that judges it (docs/integrity.md, part 4).
+  // A student's host code never runs in the process that judges it (docs/integrity.md, part 1).
   if (!r.judge && r.implementation != "solution")
     throw Fatal(kExitUsage, "--linked runs the graded file's host code inside its grader, so it grades only the reference "
                             "solutions (with --solution); a student's file is always judged");
@@ -494,7 +494,7 @@ int grade_request(const Checkout& checkout, Request& r) {
         "workbook::launch or not in the student's file go unseen); every verdict says so");
   if (g.judge)
     say("each step is graded by its lab's judge, which runs none of the graded file's host code: that runs in a "
-        "planner of its own, whose launches the judge checks and replays (docs/integrity.md, part 4)");
+        "planner of its own, whose launches the judge checks and replays (docs/integrity.md, part 1)");
   else
     say("--linked: each solution is linked into its lab's grader, host code and all (for comparing with the judge)");
   // Each lab's correctness cases include sizes drawn from the seed: shown, so that a failure at one
