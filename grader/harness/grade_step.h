@@ -453,26 +453,25 @@ void grade_step(const char* id) {
 
   std::string verdict;
   std::vector<StepRow> rows;
-  // A judge asks for every measurement's plan before the first is timed, and ends the planner once:
-  // their arrays are made first, all of them, since a plan holds the addresses it was made for.
-  std::vector<std::unique_ptr<Timed<typename Lab::Problem>>> planned;
+  // Every measurement's arrays are made first, all of them: a judge asks for every plan before the
+  // first is timed, and ends the planner once, and a plan holds the addresses it was made for.
+  std::vector<std::unique_ptr<Timed<typename Lab::Problem>>> timed;
   const std::string error = failure_of([&] {
     const std::vector<typename Lab::Condition> conditions = conditions_of<Lab>(step);
-    if (Judge* judging = judge()) {
-      for (const auto& condition : conditions) {
-        planned.push_back(Lab::timed(condition));
-        give_workspace(step, planned.back()->problem, planned.back()->arrays);
-      }
-      judging->plan_ahead([&] {
-        for (const auto& timed : planned) step.launcher(timed->problem, session().stream);
-      });
+    for (const auto& condition : conditions) {
+      timed.push_back(Lab::timed(condition));
+      give_workspace(step, timed.back()->problem, timed.back()->arrays);
     }
+    if (Judge* judging = judge())
+      judging->plan_ahead([&] {
+        for (const auto& each : timed) step.launcher(each->problem, session().stream);
+      });
     for (std::size_t c = 0; c < conditions.size(); ++c) {
       const auto& condition = conditions[c];
       const auto timing_began = std::chrono::steady_clock::now();
       Measurement m;
       try {
-        m = planned.empty() ? measure_at<Lab>(step, condition) : measure(step.launcher, *planned[c], Lab::reference());
+        m = measure(step.launcher, *timed[c], Lab::reference());
       } catch (const CudaError& error) {  // which call it was: timed, where
         throw CudaError(error.code(), "while timed at " + Lab::describe(step, condition) + ": " + error.what());
       }
