@@ -427,12 +427,10 @@ int grade_request(const Checkout& checkout, Request& r) {
     fail_every_step(lab, "not in the submission",
                     lab + " is not in the submission: it holds no " + g.checkout.topic_file(lab) +
                         " (a plain file: an empty archive, a folder or a link in its place is not one)");
-  std::vector<std::string> graded_labs;
-  for (const auto& [lab, findings] : g.refusals)
-    if (std::find(g.labs.begin(), g.labs.end(), lab) == g.labs.end()) {  // refused before compiling
-      g.log << findings;
-      fail_every_step(lab, "refused by the include check", refusal_reason(findings, g.results_shown()));
-    }
+  for (const auto& [lab, findings] : g.refusals) {  // refused before compiling
+    g.log << findings;
+    fail_every_step(lab, "refused by the include check", refusal_reason(findings, g.results_shown()));
+  }
   // Built, but for other GPU code than the build's: its kernels would run as code nobody graded.
   for (const auto& [lab, finding] : g.miscompiled) {
     g.log << finding;
@@ -441,16 +439,8 @@ int grade_request(const Checkout& checkout, Request& r) {
       g.fail(lab, step.name, lines_of(finding).front());
     }
   }
-  for (const std::string& lab : g.labs) {
-    if (!g.refusals.contains(lab)) {
-      graded_labs.push_back(lab);
-      continue;
-    }
-    for (const StepInfo& step : g.chosen_steps(lab)) {
-      say(lab + " " + step.name + " ... FAIL (refused by the include check)");
-      g.fail(lab, step.name, refusal_reason(g.refusals[lab], g.results_shown()));
-    }
-  }
+  // What is left was built for the build's GPU code, and is graded.
+  const std::vector<std::string> graded_labs = g.labs;
   const auto finish = [&] {
     append_rows(g.rows_path, g.rows);
     return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed);
