@@ -2,7 +2,7 @@
 # Ordinary C++ in a launcher, the control of the judge (issue 44): lab 02's starter with a helper a
 # student writes while debugging (iostream, a string stream, printf, std::to_string and std::stoi,
 # a namespace-scope std::string, a function-local static std::vector, malloc, snprintf, assert),
-# called by 02.1's launcher, handed in through --submission.
+# called by 02.1's launcher, and a plain __device__ function, handed in through --submission.
 #   - its host code runs only in its planner: nothing refuses it, it builds, and on a GPU every
 #     step fails with its TODO and nothing else;
 #   - asked to be graded linked into its grader (--linked), it is refused before anything is built:
@@ -20,6 +20,9 @@ text = open(sys.argv[1]).read()
 includes = "#include <cassert>\n#include <cstdio>\n#include <cstdlib>\n#include <iostream>\n#include <sstream>\n#include <vector>\n"
 launcher = "void copy_several_floats(const CopyProblem& problem, cudaStream_t) {\n"
 helper = '''const std::string kGreeting = "planning copy_several_floats";
+
+// A plain (non-inline) __device__ helper, as a student factors a kernel's code out.
+__device__ float scaled(float value, float factor) { return value * factor; }
 
 void say_what_is_planned(std::size_t n) {
   static std::vector<std::size_t> seen;
