@@ -80,4 +80,24 @@ cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, di
   if (workbook::planning_launches()) refuse_launch_past_workbook_launch("cudaLaunchCooperativeKernel");
   return __real_cudaLaunchCooperativeKernel(kernel, grid, block, arguments, shared_bytes, stream);
 }
+
+#ifdef WORKBOOK_WRAP_INTERNAL_LAUNCH
+// What <<<...>>> compiles to since CUDA 13: the runtime's internal launch, by kernel handle.
+cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments,
+                                      std::size_t shared_bytes, cudaStream_t stream);
+cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments,
+                                           std::size_t shared_bytes, cudaStream_t stream);
+
+cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments,
+                                      std::size_t shared_bytes, cudaStream_t stream) {
+  if (workbook::planning_launches()) refuse_launch_past_workbook_launch("<<<...>>>");
+  return __real___cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
+}
+
+cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments,
+                                           std::size_t shared_bytes, cudaStream_t stream) {
+  if (workbook::planning_launches()) refuse_launch_past_workbook_launch("<<<...>>>");
+  return __real___cudaLaunchKernel_ptsz(kernel, grid, block, arguments, shared_bytes, stream);
+}
+#endif
 }

@@ -80,6 +80,7 @@ int main() {
                          workbook::student_function("copies_on_the_device", copies_on_the_device),
                          workbook::student_function("descriptors_beyond_the_protocol", descriptors_beyond_the_protocol),
                          workbook::student_function("launches_past_workbook_launch", launches_past_workbook_launch),
+                         workbook::student_function("launches_with_chevrons", planner_test::launches_with_chevrons),
                          workbook::student_function("crashes", crashes)},
                         nullptr, [](const void*) -> std::string { return "no kernel is launched here"; });
   return 0;

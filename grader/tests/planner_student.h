@@ -2,6 +2,8 @@
 // test (test_planner_process.cpp) sends across the pipe as bytes: one definition for both sides.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstddef>
 
 namespace planner_test {
@@ -18,5 +20,8 @@ struct Target {
   float* out = nullptr;
   std::size_t count = 0;
 };
+
+// planner_student_kernel.cu: a kernel launched with <<<...>>> into the target.
+void launches_with_chevrons(const Target& target, cudaStream_t stream);
 
 }  // namespace planner_test

@@ -49,6 +49,14 @@ TEST_CASE("planner process: a kernel launched past workbook::launch is refused, 
   CHECK(plan.failure.find("Launch every kernel with workbook::launch(") != std::string::npos);
 }
 
+TEST_CASE("planner process: a kernel launched with <<<...>>> is refused, saying how to launch") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  const workbook::plan::Plan plan = planner.call({"launches_with_chevrons", workbook::encode_arguments(Target{})});
+  CHECK(plan.operations.empty());
+  CHECK(plan.failure.find("launched with <<<...>>>") != std::string::npos);
+  CHECK(plan.failure.find("Launch every kernel with workbook::launch(") != std::string::npos);
+}
+
 TEST_CASE("planner process: what the student's code throws comes back as what it was") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   const workbook::plan::Plan todo = planner.call({"todo_launcher", workbook::encode_arguments(Shape{2, 2}, cudaStream_t{})});
