@@ -23,6 +23,7 @@
 #         [TRACE_MUTANTS <name|defence|steps[|also-without]>...]
 #         [MUTANT_CONTROLS <name|steps>...] [INCLUDE_MUTANTS <name|finding>...]
 #         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
+#         [BOUNDARY_MUTANTS <name|steps|honest or name|steps|refusal text>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
 #   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
@@ -75,6 +76,13 @@
 # gets CPU tests that its starter's and solution's #include lines pass. A JUDGED_HOST_MUTANT's host
 # code cheats; judged, its tricks run in its planner: it must get its honest copy's verdicts (the
 # steps it clears, then those it fails), or fail every step ("reject").
+# A BOUNDARY_MUTANT is a DEFENCE_ or TRACE_MUTANT of a class the trust boundary closes by itself
+# (work the timer does not see, launches past workbook::launch, someone else's kernels): judged, with
+# the three defences the device trace and the launch records carried off (outside-timer,
+# unrecorded-launch, foreign-work) and no trace (a judge runs none), it must still gain nothing on
+# its steps: "honest", each is graded on its own kernels' time (passes or misses its bar, and trips
+# no other defence: work that escaped the timer would trip [ceiling]), or each fails with the
+# planner's refusal, whose text is given.
 # HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 #
@@ -186,7 +194,7 @@ endfunction()
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS")
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
@@ -262,6 +270,9 @@ function(add_lab_proofs lab)
   endforeach()
   foreach(spec IN LISTS LAB_JUDGED_HOST_MUTANTS)
     _add_judged_host_mutant(${lab} "${spec}")
+  endforeach()
+  foreach(spec IN LISTS LAB_BOUNDARY_MUTANTS)
+    _add_boundary_mutant(${lab} "${spec}")
   endforeach()
 
   set(repeat_steps "--test-suite=${lab}")  # every step: the steps table's test cases are the lab's suite
@@ -479,6 +490,40 @@ function(_add_judged_host_mutant lab spec)
   set(name "${lab}.judge: mutant_${mutant}, judged, fails ${fails} as its honest kernel does")
   add_test(NAME "${name}" COMMAND ${judged} "--step=${fails}" --expect-reject)
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;host-code" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endfunction()
+
+# "name|steps|honest" or "name|steps|refusal text": see add_lab_proofs() above.
+function(_add_boundary_mutant lab spec)
+  string(REPLACE "|" ";" fields "${spec}")
+  list(LENGTH fields count)
+  if(NOT count EQUAL 3)
+    message(FATAL_ERROR "add_lab_proofs(${lab}): BOUNDARY_MUTANTS takes name|steps|honest or name|steps|refusal text, not '${spec}'")
+  endif()
+  list(GET fields 0 mutant)
+  list(GET fields 1 steps)
+  list(GET fields 2 expected)
+  set(id "lab${lab}")
+  if(NOT TARGET ${id}_mutant_${mutant})
+    _build_lab_implementation(${lab} mutant_${mutant} "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
+  endif()
+  if(NOT TARGET plan_${lab}_mutant_${mutant})
+    _add_planner(${lab} mutant_${mutant})
+  endif()
+  set(judged judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_mutant_${mutant}>" "--device-code=$<TARGET_FILE:${id}_mutant_${mutant}>")
+  if(TARGET ${id}_given)
+    list(APPEND judged "--device-code=$<TARGET_FILE:${id}_given>")
+  endif()
+  list(APPEND judged "--step=${steps}" --without=outside-timer --without=unrecorded-launch --without=foreign-work)
+  set(off "without the trace's defences")
+  if(expected STREQUAL "honest")
+    set(name "${lab}.judge: mutant_${mutant}, judged ${off}, is graded on its own kernels' time on ${steps}")
+    list(APPEND judged --expect-honest)
+  else()
+    set(name "${lab}.judge: mutant_${mutant}, judged ${off}, is refused on ${steps}")
+    list(APPEND judged "--expect-reason=${expected}")
+  endif()
+  add_test(NAME "${name}" COMMAND ${judged})
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;boundary" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
 # plan_<NN_topic>_<kind>, the implementation's planner (the trust boundary, grader/harness/planner.h):

@@ -7,7 +7,6 @@
 
 #include "buffers.h"
 #include "machine_code.h"
-#include "session.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
 
@@ -111,8 +110,6 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) throw std::runtime_error("the judge could not close itself to its planner");
   the_judge() = std::make_unique<Judge>(planner, device_code);
   machine_code_files() = device_code;
-  session().own_code.clear();
-  for (const std::string& name : the_judge()->kernels().names()) session().own_code.insert(name);
 }
 
 }  // namespace workbook

@@ -176,6 +176,7 @@ struct Options {
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
   bool exact_allocations = false, list_steps = false, print_bench_columns = false, device_trace = true;
   bool print_drawn_sizes = false;
+  bool expect_honest = false;  // --expect-honest
   std::set<Defence> disabled;
   std::uint64_t seed = 0;
   int as_compute_capability = 0;  // --as-compute-capability; 0: the GPU's own
@@ -220,8 +221,12 @@ constexpr const char* kUsage = R"(grader flags:
   --exact-allocations    no guard regions around arrays (so memcheck sees one element past the end)
   --expect-reject        pass only if every test case fails, cleanly (mutants, starters)
   --expect-reason=TEXT   --expect-reject, and every step's failure must name TEXT ("[guard]")
+  --expect-honest        pass only if every step is correct and trips no defence: it passes or
+                         misses its bar alone, on the time it really took (a boundary mutant judged
+                         with its defence off: work that escaped the timer would trip [ceiling])
   --without=DEFENCE      switch one integrity defence off (the mutant tests' proofs only)
-  --no-device-trace      grade without the device trace (CUPTI): under compute-sanitizer or Nsight,
+  --no-device-trace      a grader linked with its implementation only (a judge never traces):
+                         grade without the device trace (CUPTI), under compute-sanitizer or Nsight,
                          which hold CUPTI themselves, or where it cannot start; every row says so
   --as-compute-capability=NN
                          grade as if the GPU were compute capability NN (80: an A100), no higher
@@ -276,6 +281,7 @@ Options parse(int argc, char** argv) {
     else if (starts_with(a, "--planner=")) o.planner = value("--planner=");
     else if (starts_with(a, "--device-code=")) o.device_code.push_back(value("--device-code="));
     else if (std::strcmp(a, "--expect-reject") == 0) o.expect_reject = true;
+    else if (std::strcmp(a, "--expect-honest") == 0) o.expect_honest = true;
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
     else if (std::strcmp(a, "--exact-allocations") == 0) o.exact_allocations = true;
@@ -511,12 +517,17 @@ int main(int argc, char** argv) {
   }
   if (options.gpu_check) return 0;
 
-  // The device trace starts before the grader's first kernel, so that CUPTI sees every one; the
-  // benchmark sweeps grade nothing and run without it.
-  session().device_trace = options.device_trace && options.bench_path.empty();
+  // A linked grader's device trace starts before its first kernel, so that CUPTI sees every one; the
+  // benchmark sweeps grade nothing and run without it. A judge never traces: it replays only the
+  // plan's launches, each a kernel of the student's file, on the stream it times, and nothing of the
+  // student's host code runs in its process, so there is no other work on its GPU to look for (the
+  // boundary mutants, judged with the trace's defences off, prove each class still rejected).
+  const bool judging = !options.planner.empty();
+  session().judging = judging;
+  session().device_trace = options.device_trace && options.bench_path.empty() && !judging;
   if (session().device_trace) {
     session().device_trace_failure = start_device_trace();
-  } else if (options.bench_path.empty()) {
+  } else if (options.bench_path.empty() && !judging) {
     std::cout << "[workbook] --no-device-trace: what the GPU ran is not traced; every row says so\n";
   }
 
@@ -622,6 +633,22 @@ int main(int argc, char** argv) {
   if (none_applicable) {
     std::cout << "[workbook] not applicable: every step selected needs a newer GPU than this one\n";
     return kExitNotApplicable;
+  }
+  if (options.expect_honest) {
+    // A boundary mutant judged: whatever its host code tried, each step was graded on the time its
+    // own kernels took, so it passes or misses its bar, and trips no defence on the way.
+    const std::vector<StepVerdict> all = verdicts(session().rows);
+    if (all.empty()) {
+      std::cout << "[workbook] --expect-honest: no step recorded a verdict\n";
+      return 1;
+    }
+    for (const StepVerdict& v : all)
+      if (v.applicable && !v.passed && !v.correct) {
+        std::cout << "[workbook] --expect-honest: " << v.step << " was not graded as honest work: " << v.summary << '\n';
+        return 1;
+      }
+    std::cout << "[workbook] --expect-honest: every step was graded on its own kernels' time, and tripped no defence\n";
+    return 0;
   }
   if (options.expect_reject) {
     // A mutant or an untouched starter: every test case must fail, and fail cleanly (we got here).

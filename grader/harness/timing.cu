@@ -116,7 +116,7 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   HostGate gate;
   const std::size_t count = works.size();
   std::vector<int> calls(count, 0), waits(count, 0);
-  std::vector<std::vector<double>> samples(count), overruns(count);
+  std::vector<std::vector<double>> samples(count);
   Event start, stop;
   // Which of a work's calls the device trace audits: every warm-up call and a random quarter of the
   // timed ones, drawn from the machine's entropy (not the printed seed), so that a launcher cannot
@@ -127,7 +127,7 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   const auto trace_this = [&](std::size_t w, bool timed) {
     return works[w].traced && device_trace_running() && (!timed || draw() % 4 == 0);
   };
-  // One call of work w, warm-up or timed alike: the hooks around it, and both clocks.
+  // One call of work w, warm-up or timed alike: the hooks around it, and the events.
   const auto call = [&](std::size_t w, bool timed) {
     const bool traced = trace_this(w, timed);
     if (works[w].before) works[w].before(stream, calls[w]);
@@ -135,7 +135,6 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     CUDA_CHECK(cudaDeviceSynchronize());  // the whole device idle: nothing earlier runs into this call
     if (traced) open_trace_window();      // outside both clocks
     gate.close(stream);
-    const auto host_start = Clock::now();
     CUDA_CHECK(cudaEventRecord(start.get(), stream));
     try {
       works[w].run(stream);
@@ -148,7 +147,6 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     CUDA_CHECK(cudaEventRecord(stop.get(), stream));
     gate.open();
     CUDA_CHECK(cudaDeviceSynchronize());  // every stream, not only the timed one
-    const double host_ms = std::chrono::duration<double, std::milli>(Clock::now() - host_start).count();
     if (traced) {
       std::vector<DeviceActivity> ran = close_trace_window();
       HostGate::remove_from(ran, stream);
@@ -162,7 +160,6 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     samples[w].push_back(ms);
-    overruns[w].push_back(host_ms - ms);
   };
   for (int warmup = 0; warmup < options.warmup_runs; ++warmup)
     for (std::size_t w = 0; w < count; ++w) call(w, false);
@@ -184,7 +181,7 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   std::vector<Timing> result;
   for (std::size_t w = 0; w < count; ++w)
     result.push_back({median(samples[w]), relative_standard_error(samples[w]), static_cast<int>(samples[w].size()),
-                      calls[w], median(overruns[w]), waits[w]});
+                      calls[w], waits[w]});
   return result;
 }
 

@@ -274,7 +274,7 @@ void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const 
   std::vector<std::string> command = g.step_program(lab);
   command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed});
   command.insert(command.end(), bars.begin(), bars.end());
-  if (!g.trace) command.push_back("--no-device-trace");
+  if (!g.trace && !g.judge) command.push_back("--no-device-trace");
   const int status = run_step(g, lab, step, command);
   const std::string log = g.results_shown() + "/grade.log";
   switch (status) {
@@ -478,7 +478,10 @@ int grade_request(const Checkout& checkout, Request& r) {
     say("note: steps are not confined (" + g.confinement.why_not + ")");
   }
   if (!g.sanitizer.empty())
-    say("the device trace is off under compute-sanitizer, which holds CUPTI itself: only the correctness halves run, nothing is timed");
+    say("under compute-sanitizer only the correctness halves run, nothing is timed");
+  else if (!g.trace && g.judge)
+    say("--no-device-trace: nothing to switch off: a judge never runs the device trace (it replays only the "
+        "graded file's own launches); it matters only with --linked");
   else if (!g.trace)
     say("--no-device-trace: what the GPU runs is not traced (work on other streams, kernels not launched through "
         "workbook::launch or not in the student's file go unseen); every verdict says so");

@@ -1,9 +1,8 @@
 // Defence mutant [outside-timer]: a token kernel goes through workbook::launch on the given stream;
 // the copy itself is launched with <<<>>> on a stream of the launcher's own, made to wait for the
-// token (an event), and is still running when the token, and so the timed stream, is done. Only
-// the second clock sees it: the device stays busy long after the stop event. (The graph capture of
-// the [unrecorded-launch] audit follows the event onto the other stream and catches it too, so the
-// test proves the second clock with the audit off.)
+// token (an event), and is still running when the token, and so the timed stream, is done. Linked,
+// the device trace sees a kernel on another stream (and one past workbook::launch, so the test
+// proves [outside-timer] with [unrecorded-launch] off). Judged, its planner refuses the <<<>>>.
 #include "every_step.h"
 #include "honest_copy.cuh"
 
