@@ -1,12 +1,15 @@
 // A submission's intake, and a class: each student's archive or folder unpacked safely, the one
 // file of each lab they may edit taken from it, and every submission of a folder graded in turn.
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -148,6 +151,42 @@ bool is_submission(const fs::directory_entry& entry) {
          name == ".tar" || name == ".tgz";
 }
 
+// The GPUs a class is graded on, one student at a time on each: as CUDA_VISIBLE_DEVICES names them
+// (an index or a UUID each). `chosen` is --gpus: "all" (or nothing) for every GPU visible, else a
+// comma-separated list. One "" entry: a single grading at a time, in the environment as it is (one
+// GPU, or none: then each grading is built and says there is no GPU, as grade does).
+std::vector<std::string> class_gpus(const std::string& chosen) {
+  const auto split = [](const std::string& list) {
+    std::vector<std::string> items;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');)
+      if (!item.empty()) items.push_back(item);
+    return items;
+  };
+  if (!chosen.empty() && chosen != "all") {
+    static const std::regex device("[A-Za-z0-9-]+");
+    const std::vector<std::string> listed = split(chosen);
+    if (listed.empty()) throw Fatal(kExitUsage, "--gpus takes 'all' or a comma-separated list of GPUs (0,1,3), not '" + chosen + "'");
+    for (const std::string& gpu : listed)
+      if (!std::regex_match(gpu, device))
+        throw Fatal(kExitUsage, "--gpus: '" + gpu + "' is not a GPU as CUDA_VISIBLE_DEVICES names one (an index like 2, or a UUID)");
+    if (std::set<std::string>(listed.begin(), listed.end()).size() != listed.size())
+      throw Fatal(kExitUsage, "--gpus names a GPU twice: two students timed at once on one GPU would disturb each other");
+    return listed;
+  }
+  std::vector<std::string> visible;
+  if (const char* set = std::getenv("CUDA_VISIBLE_DEVICES"); set != nullptr) {
+    visible = split(set);
+  } else if (on_path("nvidia-smi")) {
+    const Outcome listing = run({{"nvidia-smi", "--query-gpu=index", "--format=csv,noheader"}});
+    if (listing.status == 0)
+      for (const std::string& line : lines_of(listing.output))
+        if (std::regex_match(line, std::regex("[0-9]+"))) visible.push_back(line);
+  }
+  if (visible.size() <= 1) return {""};
+  return visible;
+}
+
 std::string first_error(const std::string& console) {
   for (const std::string& line : lines_of(console))
     if (line.rfind("[workbook] error: ", 0) == 0) return line.substr(18);
@@ -159,7 +198,7 @@ std::string first_error(const std::string& console) {
 int grade_class(const Checkout& checkout, Words words) {
   std::string dir, points_path = checkout.root + "/classroom/points.conf";
   std::vector<std::string> labs, passed_on;  // passed_on: the options each grading takes as they are
-  std::string seed;
+  std::string seed, gpus_chosen;
   for (std::string word; words.next(word);) {
     if (word == "--points") {
       points_path = checkout.from_caller(words.value("a file"));
@@ -170,8 +209,10 @@ int grade_class(const Checkout& checkout, Words words) {
       passed_on.insert(passed_on.end(), {word, words.value("a value")});
     } else if (word == "--no-device-trace") {
       passed_on.push_back(word);
+    } else if (word == "--gpus") {
+      gpus_chosen = words.value("'all' or a list like 0,1");
     } else if (word.starts_with("-")) {
-      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points and --no-device-trace)");
+      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus and --no-device-trace)");
     } else if (dir.empty()) {
       dir = checkout.from_caller(word);
     } else {
@@ -207,71 +248,119 @@ int grade_class(const Checkout& checkout, Words words) {
   passed_on.insert(passed_on.end(), {"--seed", seed});
   say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in results/class/NAME/");
   line_out("seed " + seed + " for every submission (./workbook grade-class " + dir + " --seed " + seed + " replays it)");
-  bool no_gpu = false;
-  std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows
-  std::map<std::string, LabScores> scores;  // their points, lab by lab
+  const std::vector<std::string> gpus = class_gpus(gpus_chosen);
+  if (gpus.size() > 1) {
+    std::string list;
+    for (const std::string& gpu : gpus) list += (list.empty() ? "" : ",") + gpu;
+    say("grading on " + std::to_string(gpus.size()) + " GPUs (" + list + "), one student at a time on each; each GPU's "
+        "students build in a folder of their own (build/submissions-" + checkout.preset + "-slotN)");
+  }
+  // Every entry in name order, graded or not: the summary and the class CSV keep that order however
+  // many GPUs grade at once, and each student's line is also printed as their grading ends.
+  struct Student {
+    std::string entry, name;  // name: "" when the entry gives no student to keep results under
+    std::string line;         // their line of the summary
+    std::vector<StepRow> rows;
+    int total = 0;
+    std::string note;
+  };
+  std::vector<Student> students_in_order;
+  std::vector<std::size_t> to_grade;  // indices of the named ones
   for (const std::string& entry : entries) {
-    const std::optional<std::string> name = submission_name(entry);
-    if (!name) {  // its results could not be kept apart from the others'
+    Student student;
+    student.entry = entry;
+    if (const std::optional<std::string> name = submission_name(entry)) {
+      student.name = *name;
+      to_grade.push_back(students_in_order.size());
+    } else {  // its results could not be kept apart from the others'
       std::ostringstream text;
       text << std::left << std::setw(24) << ("'" + fs::path(entry).filename().string() + "'")
            << " not graded: its name gives no student to keep the results under (empty, or starting with a dot)";
-      line_out(text.str());
-      continue;
+      student.line = text.str();
+      std::cout << student.line << std::endl;
     }
-    const std::string own = class_dir + "/" + *name;
+    students_in_order.push_back(student);
+  }
+  bool no_gpu = false;
+  std::vector<std::chrono::steady_clock::time_point> began(to_grade.size());
+  // Each submission is a grading of its own, by this program: one that crashes the grading is
+  // that student's failure, and the next one runs. On several GPUs, one such grading runs on each.
+  const auto grading_of = [&](std::size_t job, std::size_t slot) {
+    const Student& student = students_in_order[to_grade[job]];
+    const std::string own = class_dir + "/" + student.name;
     fs::create_directories(own);
-    students.push_back(*name);
-    // Each submission is a grading of its own, by this program: one that crashes the grading is
-    // that student's failure, and the next one runs.
     std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + root,
-                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", "--submission", entry};
+                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", "--submission", student.entry};
     argv.insert(argv.end(), labs.begin(), labs.end());
     argv.insert(argv.end(), passed_on.begin(), passed_on.end());
     if (!points_path.empty()) argv.insert(argv.end(), {"--points", points_path});
     argv.insert(argv.end(), {"--json", own + "/results.json"});
-    const std::string console_path = own + "/grade.txt";
-    const int status = run({argv, {}, "", console_path}).status;
-    const std::string console = read_text(console_path);
+    std::vector<std::pair<std::string, std::string>> env;
+    if (!gpus[slot].empty()) {
+      argv.insert(argv.end(), {"--class-slot", std::to_string(slot)});
+      env.emplace_back("CUDA_VISIBLE_DEVICES", gpus[slot]);
+    }
+    began[job] = std::chrono::steady_clock::now();
+    return Command(argv, env, "", own + "/grade.txt");
+  };
+  const auto graded = [&](std::size_t job, std::size_t slot, int status) {
+    Student& student = students_in_order[to_grade[job]];
+    const std::string console = read_text(class_dir + "/" + student.name + "/grade.txt");
     // The rows this runner itself wrote for the submission's grading.
-    std::vector<StepRow> rows;
-    const std::string rows_path = results + "/submissions/" + *name + "/grade-rows.tsv";
-    if (status != kExitUsage && fs::exists(rows_path)) rows = read_rows(rows_path);
-    int passed = 0, total = 0;
+    const std::string rows_path = results + "/submissions/" + student.name + "/grade-rows.tsv";
+    if (status != kExitUsage && fs::exists(rows_path)) student.rows = read_rows(rows_path);
+    int passed = 0;
     double score = 0;
     bool hung = false, broken = false;
-    for (const StepVerdict& v : verdicts(rows)) {
-      total += v.applicable ? 1 : 0;
+    for (const StepVerdict& v : verdicts(student.rows)) {
+      student.total += v.applicable ? 1 : 0;
       passed += v.applicable && v.passed ? 1 : 0;
       score += points.score(v);
     }
-    for (const StepRow& row : rows) {
+    for (const StepRow& row : student.rows) {
       hung = hung || row.reason.rfind("did not finish within", 0) == 0;
       broken = broken || row.reason.starts_with(row.lab + " does not compile");
     }
-    std::string note;
+    std::string& note = student.note;
     if (status == kExitNoGpu) {
       note = "no GPU visible";
       no_gpu = true;
-    } else if (total == 0 || (status != 0 && status != 1)) {
+    } else if (student.total == 0 || (status != 0 && status != 1)) {
       note = first_error(console);
     }
-    if (broken) note += (note.empty() ? "" : "; ") + std::string("does not compile (see results/class/" + *name + "/grade.txt)");
+    if (broken) note += (note.empty() ? "" : "; ") + std::string("does not compile (see results/class/" + student.name + "/grade.txt)");
     if (hung) note += (note.empty() ? "" : "; ") + std::string("a step hung and was stopped");
     std::ostringstream text;
-    text << std::left << std::setw(24) << *name << ' ' << std::right << std::setw(3) << passed << " of " << std::left
-         << std::setw(3) << total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << note;
-    line_out(text.str());
-    if (total == 0) {  // nothing graded: the class CSV and results.json still say why
-      const std::string why = "not graded: " + (note.empty() ? "see results/class/" + *name + "/grade.txt" : note);
-      append_class_csv_note(csv, *name, why, seed);
+    text << std::left << std::setw(24) << student.name << ' ' << std::right << std::setw(3) << passed << " of " << std::left
+         << std::setw(3) << student.total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << note;
+    student.line = text.str();
+    std::cout << student.line;
+    if (gpus.size() > 1) {
+      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began[job]).count();
+      std::cout << "  (GPU " << gpus[slot] << ", " << seconds << " s)";
+    }
+    std::cout << std::endl;
+  };
+  run_on_slots(to_grade.size(), gpus.size(), grading_of, graded);
+
+  std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows
+  std::map<std::string, LabScores> scores;  // their points, lab by lab
+  for (const Student& student : students_in_order) {
+    summary << student.line << '\n';
+    if (student.name.empty()) continue;
+    students.push_back(student.name);
+    const std::string own = class_dir + "/" + student.name;
+    if (student.total == 0) {  // nothing graded: the class CSV and results.json still say why
+      const std::string why = "not graded: " + (student.note.empty() ? "see results/class/" + student.name + "/grade.txt" : student.note);
+      append_class_csv_note(csv, student.name, why, seed);
       if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)
         write_not_graded_json(own + "/results.json", why);
     } else {
-      append_class_csv(csv, *name, rows, points, seed);
-      scores[*name] = lab_scores(rows, points);
+      append_class_csv(csv, student.name, student.rows, points, seed);
+      scores[student.name] = lab_scores(student.rows, points);
     }
   }
+  summary.flush();
   // The scores in the form gradebooks import: a row per student, a column of points per lab.
   std::ofstream gradebook(class_dir + "/gradebook.csv");
   write_gradebook(gradebook, students, labs.empty() ? checkout.labs() : labs, scores);

@@ -36,6 +36,9 @@ struct Request {
   std::vector<std::string> labs, steps;  // steps: ids, "04.1"; their labs are in labs
   std::string implementation = "starter", submission, points, seed, timeout_s = "300", sanitizer;
   std::string json, junit, results;
+  // grade-class's worker slot (--class-slot, one per GPU): a submission's build folder of its own,
+  // so that students graded at once on several GPUs never build in the same folder.
+  int class_slot = 0;
   bool trace = true;
   // Each step by the lab's judge, the file's host code in a planner of its own; --linked (the
   // reference solutions only) links the implementation into the lab's grader instead.
@@ -95,6 +98,12 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--json") r.json = writable(checkout, "--json", words.value("a file"));
     else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
+    else if (word == "--class-slot") {  // grade-class's, for the build folder of the GPU it grades on
+      const std::string slot = words.value("a number");
+      if (!std::regex_match(slot, std::regex("[0-9]{1,3}")))
+        throw Fatal(kExitUsage, "--class-slot takes a number from 0 to 999, not '" + slot + "'");
+      r.class_slot = std::stoi(slot);
+    }
     else if (word.starts_with("-")) throw Fatal(kExitUsage, "grade: unknown option " + word + " (see ./workbook --help)");
     else if (std::regex_match(word, step_id)) {  // one step: its lab, and the id picked out of the lab's steps
       const std::string lab = checkout.lab_named(word.substr(0, 2));
@@ -376,7 +385,9 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   if (r.labs.empty()) r.labs = checkout.labs();
   const bool submission = !r.submission.empty();
-  const Build build(checkout, submission ? checkout.root + "/build/submissions-" + checkout.preset : checkout.build_dir, r.results);
+  std::string submissions_build = checkout.root + "/build/submissions-" + checkout.preset;
+  if (r.class_slot > 0) submissions_build += "-slot" + std::to_string(r.class_slot);
+  const Build build(checkout, submission ? submissions_build : checkout.build_dir, r.results);
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
   const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -84,20 +85,13 @@ void end_what_it_left() {
   }
 }
 
-// Starts `command`; its captured output, if any, goes to `take` piece by piece as it is read.
-int start_and_wait(const Command& command, const std::function<void(const char*, std::size_t)>& take) {
-  if (command.argv.empty()) throw std::invalid_argument("run: no program");
-  // Whatever a command starts and leaves running is handed to us when its parent ends, not to init:
-  // so that end_what_it_left() can end it.
-  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  (void)subreaper;
-  int pipe_fds[2] = {-1, -1};
-  const bool capture = command.output_path.empty();
-  if (capture && pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+// Starts `command` in a child of its own: its standard output and error go to `out` (a pipe's
+// writing end) or, where `out` is -1, to its output file. Returns the child's pid.
+pid_t spawn(const Command& command, int out_fd) {
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {  // the child: only async-signal-safe calls would be strict; it execs at once
-    int out = capture ? pipe_fds[1] : open(command.output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int out = out_fd >= 0 ? out_fd : open(command.output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (out < 0) _exit(127);
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
@@ -119,6 +113,20 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
     (void)!write(STDERR_FILENO, why.data(), why.size());
     _exit(127);
   }
+  return pid;
+}
+
+// Starts `command`; its captured output, if any, goes to `take` piece by piece as it is read.
+int start_and_wait(const Command& command, const std::function<void(const char*, std::size_t)>& take) {
+  if (command.argv.empty()) throw std::invalid_argument("run: no program");
+  // Whatever a command starts and leaves running is handed to us when its parent ends, not to init:
+  // so that end_what_it_left() can end it.
+  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
+  int pipe_fds[2] = {-1, -1};
+  const bool capture = command.output_path.empty();
+  if (capture && pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t pid = spawn(command, capture ? pipe_fds[1] : -1);
   int status = 0;
   bool ended = false;
   if (capture) {
@@ -167,6 +175,49 @@ int run_lines(const Command& command, const std::function<void(const std::string
   });
   if (!pending.empty()) each_line(pending);
   return status;
+}
+
+void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Command(std::size_t job, std::size_t slot)>& make,
+                  const std::function<void(std::size_t job, std::size_t slot, int status)>& done) {
+  if (slots == 0) throw std::invalid_argument("run_on_slots: no slot");
+  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
+  struct Running {
+    std::size_t job, slot;
+  };
+  std::map<pid_t, Running> running;
+  std::vector<std::size_t> free_slots;
+  for (std::size_t slot = slots; slot-- > 0;) free_slots.push_back(slot);  // slot 0 first
+  std::size_t next = 0;
+  while (next < jobs || !running.empty()) {
+    while (next < jobs && !free_slots.empty()) {
+      const std::size_t slot = free_slots.back();
+      free_slots.pop_back();
+      Command command = make(next, slot);
+      if (command.output_path.empty()) throw std::invalid_argument("run_on_slots: each job writes its output to a file");
+      running[spawn(command, -1)] = {next++, slot};
+    }
+    int status = 0;
+    const pid_t ended = waitpid(-1, &status, 0);
+    if (ended < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    }
+    const auto found = running.find(ended);
+    if (found == running.end()) continue;  // something a job left, handed to us and now reaped
+    const Running job = found->second;
+    running.erase(found);
+    // What this job left running is ours now: ended, as run() ends it, and never another job.
+    for (pid_t left : children_left())
+      if (!running.contains(left)) {
+        kill(left, SIGKILL);
+        while (waitpid(left, nullptr, 0) < 0 && errno == EINTR) {
+        }
+      }
+    free_slots.push_back(job.slot);
+    done(job.job, job.slot, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  }
+  end_what_it_left();
 }
 
 std::string path_of(const std::string& program) {

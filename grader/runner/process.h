@@ -38,6 +38,13 @@ Outcome run(const Command& command);
 // newline) to `each_line` as it comes: a build's progress. Returns its status as run() does.
 int run_lines(const Command& command, const std::function<void(const std::string&)>& each_line);
 
+// Runs `jobs` commands, at most `slots` at a time: make(job, slot) gives job's command for the slot
+// it runs in (slot 0 first; a GPU each, for a class), and done(job, slot, status) is called as each
+// ends, in the order they end. Each command writes its output to its output_path. What a job leaves
+// running is ended when it ends, as run() ends it; the other jobs run on.
+void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Command(std::size_t job, std::size_t slot)>& make,
+                  const std::function<void(std::size_t job, std::size_t slot, int status)>& done);
+
 // Where `program` is: itself when it is a path that is executable, else the first executable of
 // that name on PATH; "" when there is none.
 std::string path_of(const std::string& program);
