@@ -187,6 +187,120 @@ std::vector<std::string> class_gpus(const std::string& chosen) {
   return visible;
 }
 
+// grade-class --slurm: what the instructor asks of Slurm, and the hidden options of the jobs it submits.
+struct SlurmRequest {
+  bool submit = false, wait = false, merge = false;
+  int tasks = 0;  // 0: one task per student, at most 64
+  int task = -1;  // a task's own index (its script passes $SLURM_ARRAY_TASK_ID)
+  std::string partition, time = "04:00:00", account, gres = "gpu:1", array_job;
+  std::vector<std::string> extra;  // --slurm-option, as sbatch takes them
+};
+
+bool read_slurm_option(const std::string& word, Words& words, SlurmRequest& slurm) {
+  static const std::regex whole("[0-9]{1,5}"), plain("[A-Za-z0-9_.:,=/+-]+");
+  const auto plain_value = [&](const char* what) {
+    const std::string value = words.value(what);
+    if (!std::regex_match(value, plain)) throw Fatal(kExitUsage, word + ": '" + value + "' is not a value sbatch takes");
+    return value;
+  };
+  if (word == "--slurm") slurm.submit = true;
+  else if (word == "--slurm-wait") slurm.submit = slurm.wait = true;
+  else if (word == "--partition") slurm.partition = plain_value("a partition");
+  else if (word == "--time") slurm.time = plain_value("a time limit, like 01:30:00");
+  else if (word == "--account") slurm.account = plain_value("an account");
+  else if (word == "--gres") slurm.gres = plain_value("a resource, like gpu:1 or gpu:h100:1 (none: ask for no GPU)");
+  else if (word == "--slurm-option") {
+    const std::string option = words.value("an sbatch option, like --qos=class");
+    if (!option.starts_with("--") || !std::regex_match(option, plain))
+      throw Fatal(kExitUsage, "--slurm-option takes one sbatch option written --name=value, not '" + option + "'");
+    slurm.extra.push_back(option);
+  } else if (word == "--slurm-tasks" || word == "--slurm-task") {
+    const std::string value = words.value("a number");
+    if (!std::regex_match(value, whole) || (word == "--slurm-tasks" && std::stoi(value) == 0))
+      throw Fatal(kExitUsage, word + " takes a whole number" + std::string(word == "--slurm-tasks" ? " from 1" : "") + ", not '" + value + "'");
+    (word == "--slurm-tasks" ? slurm.tasks : slurm.task) = std::stoi(value);
+  } else if (word == "--slurm-merge") slurm.merge = true;
+  else if (word == "--slurm-array-job") slurm.array_job = plain_value("a job id");
+  else return false;
+  return true;
+}
+
+// A word for a bash script, quoted whole.
+std::string quoted(const std::string& word) {
+  std::string text = "'";
+  for (char c : word) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return text + "'";
+}
+
+// Writes the class's two job scripts into results/class/slurm/ and submits them: a job array, one
+// task per share of the class (each with one GPU, grading its students in turn as grade-class does
+// on one GPU), and a merge that runs when the array has ended however it ended (afterany), writing
+// the class CSV, summary and gradebook. Slurm places, retries and limits; nothing here waits for a
+// GPU or counts time.
+int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std::vector<std::string>& labs,
+                    const std::vector<std::string>& passed_on, const std::string& points_path, const std::string& seed,
+                    SlurmRequest slurm, std::size_t submissions) {
+  for (const char* tool : {"sbatch", "squeue"})
+    if (!on_path(tool)) throw Fatal(kExitMissingTools, std::string("grade-class --slurm needs Slurm's ") + tool + ", which is not on PATH here");
+  if (slurm.tasks == 0) slurm.tasks = static_cast<int>(std::min<std::size_t>(submissions, 64));
+  slurm.tasks = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(slurm.tasks), submissions));
+  const std::string class_dir = checkout.results + "/class", scripts = class_dir + "/slurm";
+  fs::create_directories(scripts);
+  std::vector<std::string> command = {checkout.build_dir + "/grader/workbook_runner", "grade-class", "--root=" + checkout.root,
+                                      "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", dir};
+  command.insert(command.end(), labs.begin(), labs.end());
+  command.insert(command.end(), passed_on.begin(), passed_on.end());
+  command.insert(command.end(), {"--seed", seed, "--slurm-tasks", std::to_string(slurm.tasks)});
+  if (!points_path.empty()) command.insert(command.end(), {"--points", points_path});
+  std::string line;
+  for (const std::string& word : command) line += quoted(word) + " ";
+  const auto header = [&](std::ofstream& script, const std::string& name, const std::string& output) {
+    script << "#!/usr/bin/env bash\n"
+           << "# Written by ./workbook grade-class --slurm; submitted by it. Runs from the checkout.\n"
+           << "#SBATCH --job-name=" << name << "\n#SBATCH --output=" << output << "\n#SBATCH --time=" << slurm.time << '\n';
+    if (!slurm.partition.empty()) script << "#SBATCH --partition=" << slurm.partition << '\n';
+    if (!slurm.account.empty()) script << "#SBATCH --account=" << slurm.account << '\n';
+    for (const std::string& option : slurm.extra) script << "#SBATCH " << option << '\n';
+  };
+  {
+    std::ofstream task(scripts + "/task.sh");
+    header(task, "workbook-class", scripts + "/task-%a.out");
+    task << "#SBATCH --array=0-" << slurm.tasks - 1 << "\n#SBATCH --ntasks=1\n";
+    if (slurm.gres != "none") task << "#SBATCH --gres=" << slurm.gres << '\n';
+    task << "cd " << quoted(checkout.root) << " || exit 1\nexec " << line << "--slurm-task \"$SLURM_ARRAY_TASK_ID\"\n";
+  }
+  const Outcome array = run({{"sbatch", "--parsable", "--chdir=" + checkout.root, scripts + "/task.sh"}});
+  std::string array_job = lines_of(array.output).empty() ? "" : lines_of(array.output).back();
+  array_job = array_job.substr(0, array_job.find(';'));  // "id;cluster" on a federation
+  if (array.status != 0 || !std::regex_match(array_job, std::regex("[0-9]+")))
+    throw Fatal(kExitFailed, "sbatch refused the class's job array: " + array.output);
+  {
+    std::ofstream merge(scripts + "/merge.sh");
+    header(merge, "workbook-class-merge", scripts + "/merge.out");
+    merge << "cd " << quoted(checkout.root) << " || exit 1\nexec " << line << "--slurm-merge --slurm-array-job " << array_job << '\n';
+  }
+  std::vector<std::string> merge_argv = {"sbatch", "--parsable", "--chdir=" + checkout.root, "--dependency=afterany:" + array_job};
+  if (slurm.wait) merge_argv.push_back("--wait");
+  merge_argv.push_back(scripts + "/merge.sh");
+  say("submitted the class to Slurm: job array " + array_job + " (" + std::to_string(slurm.tasks) + " tasks, " +
+      std::to_string(submissions) + " submissions, each task with " + (slurm.gres == "none" ? "no GPU asked" : slurm.gres) +
+      "); their logs: results/class/slurm/task-N.out");
+  const Outcome merging = run(merge_argv);
+  std::string merge_job = lines_of(merging.output).empty() ? "" : lines_of(merging.output).front();
+  merge_job = merge_job.substr(0, merge_job.find(';'));
+  if (!std::regex_match(merge_job, std::regex("[0-9]+")))
+    throw Fatal(kExitFailed, "sbatch refused the class's merge job (the array " + array_job + " is queued: scancel it): " + merging.output);
+  if (!slurm.wait) {
+    say("the merge, job " + merge_job + ", writes results/class/summary.txt, class.csv and gradebook.csv when the array has "
+        "ended (squeue -j " + array_job + "," + merge_job + " shows where they are)");
+    return 0;
+  }
+  std::cout << read_text(class_dir + "/summary.txt");
+  say("merged by job " + merge_job + (merging.status == 0 ? "" : " (it ended with status " + std::to_string(merging.status) + ")") +
+      ": results/class/summary.txt, class.csv, gradebook.csv");
+  return merging.status == 0 ? 0 : kExitFailed;
+}
+
 std::string first_error(const std::string& console) {
   for (const std::string& line : lines_of(console))
     if (line.rfind("[workbook] error: ", 0) == 0) return line.substr(18);
@@ -199,7 +313,9 @@ int grade_class(const Checkout& checkout, Words words) {
   std::string dir, points_path = checkout.root + "/classroom/points.conf";
   std::vector<std::string> labs, passed_on;  // passed_on: the options each grading takes as they are
   std::string seed, gpus_chosen;
+  SlurmRequest slurm;
   for (std::string word; words.next(word);) {
+    if (read_slurm_option(word, words, slurm)) continue;
     if (word == "--points") {
       points_path = checkout.from_caller(words.value("a file"));
       if (!std::ifstream(points_path)) throw Fatal(kExitUsage, "--points: cannot read " + points_path);
@@ -212,7 +328,8 @@ int grade_class(const Checkout& checkout, Words words) {
     } else if (word == "--gpus") {
       gpus_chosen = words.value("'all' or a list like 0,1");
     } else if (word.starts_with("-")) {
-      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus and --no-device-trace)");
+      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus, --no-device-trace "
+                              "and --slurm with its options: see ./workbook --help)");
     } else if (dir.empty()) {
       dir = checkout.from_caller(word);
     } else {
@@ -235,20 +352,35 @@ int grade_class(const Checkout& checkout, Words words) {
   std::sort(entries.begin(), entries.end());
   if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + dir + " holds no submission (a folder or an archive each)");
   const std::string class_dir = results + "/class";
-  fs::remove_all(class_dir);
-  fs::create_directories(class_dir);
+  // A Slurm task or the merge works in the class folder its submission made; anything else starts it afresh.
+  const bool slurm_job = slurm.task >= 0 || slurm.merge;
+  if (!slurm_job) {
+    fs::remove_all(class_dir);
+    fs::create_directories(class_dir);
+  }
   const std::string csv = class_dir + "/class.csv";
-  std::ofstream summary(class_dir + "/summary.txt");
+  // One seed for the whole class: every student's kernels see the same inputs and drawn sizes.
+  if (seed.empty()) {
+    if (slurm_job) throw Fatal(kExitUsage, "grade-class: a Slurm task or merge is given the class's seed by its script");
+    seed = drawn_seed();
+  }
+  if (slurm.submit) return submit_to_slurm(checkout, dir, labs, passed_on, points_path, seed, slurm, entries.size());
+  std::ofstream summary;
+  if (slurm.task < 0) summary.open(class_dir + "/summary.txt", std::ios::trunc);
   const auto line_out = [&](const std::string& line) {
     std::cout << line << std::endl;
     summary << line << '\n';
   };
-  // One seed for the whole class: every student's kernels see the same inputs and drawn sizes.
-  if (seed.empty()) seed = drawn_seed();
   passed_on.insert(passed_on.end(), {"--seed", seed});
-  say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in results/class/NAME/");
-  line_out("seed " + seed + " for every submission (./workbook grade-class " + dir + " --seed " + seed + " replays it)");
-  const std::vector<std::string> gpus = class_gpus(gpus_chosen);
+  if (slurm.task >= 0)
+    say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " + dir +
+        " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " + std::to_string(slurm.tasks) +
+        " after it), one after another");
+  else if (!slurm.merge)
+    say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in results/class/NAME/");
+  if (slurm.task < 0)
+    line_out("seed " + seed + " for every submission (./workbook grade-class " + dir + " --seed " + seed + " replays it)");
+  const std::vector<std::string> gpus = slurm_job ? std::vector<std::string>{""} : class_gpus(gpus_chosen);
   if (gpus.size() > 1) {
     std::string list;
     for (const std::string& gpu : gpus) list += (list.empty() ? "" : ",") + gpu;
@@ -299,6 +431,8 @@ int grade_class(const Checkout& checkout, Words words) {
     if (!gpus[slot].empty()) {
       argv.insert(argv.end(), {"--class-slot", std::to_string(slot)});
       env.emplace_back("CUDA_VISIBLE_DEVICES", gpus[slot]);
+    } else if (slurm.task > 0) {  // Slurm's tasks may run at once on one node: a build folder each
+      argv.insert(argv.end(), {"--class-slot", std::to_string(slurm.task)});
     }
     began[job] = std::chrono::steady_clock::now();
     return Command(argv, env, "", own + "/grade.txt");
@@ -341,7 +475,41 @@ int grade_class(const Checkout& checkout, Words words) {
     }
     std::cout << std::endl;
   };
-  run_on_slots(to_grade.size(), gpus.size(), grading_of, graded);
+  if (slurm.task >= 0) {
+    // This task's share, in turn, on the GPU Slurm gave it; each student's exit status is left for the merge.
+    std::vector<std::size_t> mine;
+    for (std::size_t job = 0; job < to_grade.size(); ++job)
+      if (static_cast<int>(job % static_cast<std::size_t>(slurm.tasks)) == slurm.task) mine.push_back(job);
+    run_on_slots(mine.size(), 1, [&](std::size_t i, std::size_t slot) { return grading_of(mine[i], slot); },
+                 [&](std::size_t i, std::size_t slot, int status) {
+                   std::ofstream(class_dir + "/" + students_in_order[to_grade[mine[i]]].name + "/exit-status") << status << '\n';
+                   graded(mine[i], slot, status);
+                 });
+    return 0;
+  }
+  if (slurm.merge) {
+    // What the tasks left: a student whose task ended before their grading did (failed, cancelled,
+    // out of time) has no exit status, and gets a failed row saying so, never no row.
+    for (std::size_t job = 0; job < to_grade.size(); ++job) {
+      Student& student = students_in_order[to_grade[job]];
+      std::ifstream status_file(class_dir + "/" + student.name + "/exit-status");
+      int status = -1;
+      if (status_file >> status) {
+        graded(job, 0, status);
+        continue;
+      }
+      const std::string task = std::to_string(job % static_cast<std::size_t>(slurm.tasks));
+      student.note = "its Slurm task (" + (slurm.array_job.empty() ? "" : "job " + slurm.array_job + ", ") + "task " + task +
+                     ") ended before grading it: failed, cancelled or out of time (results/class/slurm/task-" + task + ".out)";
+      std::ostringstream text;
+      text << std::left << std::setw(24) << student.name << ' ' << std::right << std::setw(3) << 0 << " of " << std::left
+           << std::setw(3) << 0 << " steps  score " << std::setw(7) << fixed(0, 2) << ' ' << student.note;
+      student.line = text.str();
+      std::cout << student.line << std::endl;
+    }
+  } else {
+    run_on_slots(to_grade.size(), gpus.size(), grading_of, graded);
+  }
 
   std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows
   std::map<std::string, LabScores> scores;  // their points, lab by lab
@@ -353,6 +521,7 @@ int grade_class(const Checkout& checkout, Words words) {
     if (student.total == 0) {  // nothing graded: the class CSV and results.json still say why
       const std::string why = "not graded: " + (student.note.empty() ? "see results/class/" + student.name + "/grade.txt" : student.note);
       append_class_csv_note(csv, student.name, why, seed);
+      fs::create_directories(own);  // a student whose Slurm task never started has no folder yet
       if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)
         write_not_graded_json(own + "/results.json", why);
     } else {
