@@ -456,17 +456,10 @@ function(_build_lab_implementation lab kind source)
   add_dependencies(grade_${lab}_${kind} workbook_audit)
 endfunction()
 
-# A host-code mutant judged (GPU): its host trick runs in its planner, on nothing the judge measures,
-# so its verdicts are its kernels' alone. spec "name|clears|fails": it clears the steps `clears`
-# and fails the steps `fails`, as its honest kernel does; "name|reject": it fails every step (the
-# planner refuses what it asks, e.g. a device-to-device copy). Either way the trick neither forges
-# nor spoils a verdict.
-function(_add_judged_host_mutant lab spec)
-  string(REPLACE "|" ";" fields "${spec}")
-  list(GET fields 0 mutant)
-  list(GET fields 1 clears)
+# The command that grades proofs/mutants/<mutant>.cu by the lab's judge, into `out`: the mutant and
+# its planner built first where no other list built them.
+function(_judged_mutant lab mutant out)
   set(id "lab${lab}")
-  string(SUBSTRING "${lab}" 0 2 number)
   if(NOT TARGET ${id}_mutant_${mutant})
     _build_lab_implementation(${lab} mutant_${mutant} "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
   endif()
@@ -477,6 +470,20 @@ function(_add_judged_host_mutant lab spec)
   if(TARGET ${id}_given)
     list(APPEND judged "--device-code=$<TARGET_FILE:${id}_given>")
   endif()
+  set(${out} "${judged}" PARENT_SCOPE)
+endfunction()
+
+# A host-code mutant judged (GPU): its host trick runs in its planner, on nothing the judge measures,
+# so its verdicts are its kernels' alone. spec "name|clears|fails": it clears the steps `clears`
+# and fails the steps `fails`, as its honest kernel does; "name|reject": it fails every step (the
+# planner refuses what it asks, e.g. a device-to-device copy). Either way the trick neither forges
+# nor spoils a verdict.
+function(_add_judged_host_mutant lab spec)
+  string(REPLACE "|" ";" fields "${spec}")
+  list(GET fields 0 mutant)
+  list(GET fields 1 clears)
+  string(SUBSTRING "${lab}" 0 2 number)
+  _judged_mutant(${lab} ${mutant} judged)
   if(clears STREQUAL "reject")
     set(name "${lab}.judge: mutant_${mutant}, judged, fails every step")
     add_test(NAME "${name}" COMMAND ${judged} "--test-case=${number}.*" --expect-reject)
@@ -502,17 +509,7 @@ function(_add_boundary_mutant lab spec)
   list(GET fields 0 mutant)
   list(GET fields 1 steps)
   list(GET fields 2 expected)
-  set(id "lab${lab}")
-  if(NOT TARGET ${id}_mutant_${mutant})
-    _build_lab_implementation(${lab} mutant_${mutant} "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
-  endif()
-  if(NOT TARGET plan_${lab}_mutant_${mutant})
-    _add_planner(${lab} mutant_${mutant})
-  endif()
-  set(judged judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_mutant_${mutant}>" "--device-code=$<TARGET_FILE:${id}_mutant_${mutant}>")
-  if(TARGET ${id}_given)
-    list(APPEND judged "--device-code=$<TARGET_FILE:${id}_given>")
-  endif()
+  _judged_mutant(${lab} ${mutant} judged)
   list(APPEND judged "--step=${steps}" --without=outside-timer --without=unrecorded-launch --without=foreign-work)
   set(off "without the trace's defences")
   if(expected STREQUAL "honest")
