@@ -150,32 +150,73 @@ Request read_request(const Checkout& checkout, Words words) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Confinement: as root, each step runs as an unprivileged user, in a working folder of its own.
+// Confinement: as root, each step runs as an unprivileged user of its own, in a working folder of
+// its own. Each step's user is a number of a range no account uses (no name, no home, no files but
+// the step's scratch folder): steps graded at once for other students (grade-class on several
+// GPUs, Slurm tasks on one node) can neither write each other's folders nor trace each other's
+// processes, and a step leaves nothing a later step's user owns.
+
+// The first id of the range: 2,100,000,000, far above the ids of accounts and of the ranges that
+// container runtimes give out (100,000 up); WORKBOOK_GRADING_IDS moves it. A grading in class
+// slot k (--class-slot) takes ids first + k * kIdsPerSlot onward, one per step.
+constexpr unsigned long kFirstGradingId = 2'100'000'000, kIdsPerSlot = 4096;
 
 struct Confinement {
-  std::optional<std::pair<uid_t, gid_t>> ids;  // the user steps run as, when they can be confined
+  // One named user for every step (WORKBOOK_GRADING_USER, as before), or none: then `first_id`.
+  std::optional<std::pair<uid_t, gid_t>> ids;
+  std::optional<unsigned long> first_id;  // this grading's first step user
   std::string why_not;
+  // The user and group of the `step`th step this grading runs (0 on), when confined.
+  std::optional<std::pair<uid_t, gid_t>> step_ids(unsigned long step) const {
+    if (ids) return ids;
+    if (!first_id) return std::nullopt;
+    const auto id = static_cast<uid_t>(*first_id + step % kIdsPerSlot);
+    return std::pair<uid_t, gid_t>{id, static_cast<gid_t>(id)};
+  }
+  std::string described() const {
+    if (ids) {
+      const passwd* user = getpwuid(ids->first);
+      return "the unprivileged user " + std::string(user != nullptr ? user->pw_name : std::to_string(ids->first)) +
+             " (WORKBOOK_GRADING_USER)";
+    }
+    return "an unprivileged user of its own (ids " + std::to_string(*first_id) + " on, which no account uses)";
+  }
 };
 
-// `grader`: a program the steps run, which the unprivileged user must reach.
-Confinement settle_confinement(const std::string& grader) {
+// `grader`: a program the steps run, which the unprivileged users must reach; `class_slot`: which
+// share of the id range this grading takes.
+Confinement settle_confinement(const std::string& grader, int class_slot) {
   Confinement c;
   const char* user = std::getenv("WORKBOOK_GRADING_USER");
-  const std::string name = user != nullptr && *user != '\0' ? user : "nobody";
+  const bool named = user != nullptr && *user != '\0';
+  const std::string name = named ? user : "";
   if (geteuid() != 0) {
     const passwd* me = getpwuid(geteuid());
     c.why_not = "not running as root: steps run as " + std::string(me != nullptr ? me->pw_name : "this user") +
                 ", who runs the grading";
     return c;
   }
-  if (!on_path("setpriv")) return {{}, "setpriv (util-linux) is not installed"};
-  const passwd* grading = getpwnam(name.c_str());
-  if (grading == nullptr) return {{}, "there is no user '" + name + "'"};
-  const Outcome reach = run({{"setpriv", "--reuid=" + std::to_string(grading->pw_uid), "--regid=" + std::to_string(grading->pw_gid),
+  if (!on_path("setpriv")) return {{}, {}, "setpriv (util-linux) is not installed"};
+  if (named) {
+    const passwd* grading = getpwnam(name.c_str());
+    if (grading == nullptr) return {{}, {}, "there is no user '" + name + "' (WORKBOOK_GRADING_USER)"};
+    c.ids = {grading->pw_uid, grading->pw_gid};
+  } else {
+    unsigned long first = kFirstGradingId;
+    if (const char* moved = std::getenv("WORKBOOK_GRADING_IDS"); moved != nullptr && *moved != '\0') {
+      if (!std::regex_match(moved, std::regex("[1-9][0-9]{3,9}")) || std::stoul(moved) + 1000 * kIdsPerSlot > 4'000'000'000ul)
+        throw Fatal(kExitUsage, "WORKBOOK_GRADING_IDS is the first user id of the range steps run as (1000 or more, "
+                                "the range 4,096,000 ids long), not '" + std::string(moved) + "'");
+      first = std::stoul(moved);
+    }
+    c.first_id = first + static_cast<unsigned long>(class_slot) * kIdsPerSlot;
+  }
+  const auto [uid, gid] = *c.step_ids(0);
+  const Outcome reach = run({{"setpriv", "--reuid=" + std::to_string(uid), "--regid=" + std::to_string(gid),
                               "--clear-groups", "--", "test", "-x", grader}});
   if (reach.status != 0)
-    return {{}, "the user " + name + " cannot reach " + grader + " (a folder on its path is private): move the checkout, or open its path to others"};
-  c.ids = {grading->pw_uid, grading->pw_gid};
+    return {{}, {}, "the unprivileged user " + std::to_string(uid) + " cannot reach " + grader +
+                        " (a folder on its path is private): move the checkout, or open its path to others"};
   return c;
 }
 
@@ -194,6 +235,8 @@ struct Grading {
   std::string rows_path, log_path, json, junit, points;
   std::string bars;  // which bars graded: this GPU's profile or the built-in ones, named under the scorecard
   Confinement confinement;
+  unsigned long steps_run = 0;  // how many step processes this grading has started: each its own user
+  int class_slot = 0;
   std::ofstream log;
   std::vector<StepRow> rows;
 
@@ -251,10 +294,10 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   command.push_back(g.judge ? "--rows-fd=3" : "--rows=" + rows_file);
   std::vector<std::string> argv = {g.checkout.root + "/grader/harness/limited.sh", "step"};
   argv.insert(argv.end(), command.begin(), command.end());
-  if (g.confinement.ids) {
+  if (const auto step_ids = g.confinement.step_ids(g.steps_run++)) {
     // The folder is root's: the step may write its rows file and its scratch folder, and nothing
     // else of the checkout, results/ or solutions/; it cannot put a link where its rows are read.
-    const auto [uid, gid] = *g.confinement.ids;
+    const auto [uid, gid] = *step_ids;
     if ((!g.judge && chown(rows_file.c_str(), uid, gid) != 0) || chown((work + "/scratch").c_str(), uid, gid) != 0 ||
         chmod((work + "/scratch").c_str(), 0700) != 0)
       throw Fatal(kExitFailed, "cannot hand " + work + " to the unprivileged user");
@@ -400,6 +443,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.sanitizer = r.sanitizer;
   g.trace = r.trace;
   g.judge = r.judge;
+  g.class_slot = r.class_slot;
   g.labs = built.built;
   g.broken = built.broken;
   g.missing = built.missing;
@@ -481,10 +525,9 @@ int grade_request(const Checkout& checkout, Request& r) {
   const std::vector<std::string>& bars = chosen.arguments;
   g.bars = chosen.description;
   say("bars: " + (chosen.note.empty() ? g.bars : chosen.note));
-  g.confinement = settle_confinement(g.step_program(graded_labs.front()).front());
-  if (g.confinement.ids) {
-    const passwd* user = getpwuid(g.confinement.ids->first);
-    say("each step runs as the unprivileged user " + std::string(user != nullptr ? user->pw_name : "?") + ", in a folder of its own");
+  g.confinement = settle_confinement(g.step_program(graded_labs.front()).front(), g.class_slot);
+  if (g.confinement.step_ids(0)) {
+    say("each step runs as " + g.confinement.described() + ", in a folder of its own");
   } else {
     say("note: steps are not confined (" + g.confinement.why_not + ")");
   }

@@ -17,7 +17,7 @@ mkdir -p "$scratch/ordinary/labs/02_memory"
 python3 - "$root/labs/02_memory/memory.cu" "$scratch/ordinary/labs/02_memory/memory.cu" <<'PY' || exit 2
 import sys
 text = open(sys.argv[1]).read()
-includes = "#include <cassert>\n#include <cstdio>\n#include <cstdlib>\n#include <iostream>\n#include <sstream>\n#include <vector>\n"
+includes = "#include <unistd.h>\n\n#include <cassert>\n#include <cstdio>\n#include <cstdlib>\n#include <iostream>\n#include <sstream>\n#include <vector>\n"
 launcher = "void copy_several_floats(const CopyProblem& problem, cudaStream_t) {\n"
 helper = '''const std::string kGreeting = "planning copy_several_floats";
 
@@ -30,6 +30,7 @@ void say_what_is_planned(std::size_t n) {
   std::ostringstream line;
   line << kGreeting << " for n = " << n << " (" << seen.size() << " calls so far)";
   std::cout << line.str() << '\\n';
+  std::printf("planning as user id %u\\n", static_cast<unsigned>(getuid()));
   std::printf("%s, %d\\n", std::to_string(1.5).c_str(), std::stoi("42"));
   void* scratch = std::malloc(64);
   assert(scratch != nullptr);
@@ -68,5 +69,11 @@ else
   todos=$(grep -cE '^FAIL  02\.[0-9]+ .*TODO\(02\.[0-9]+\)' "$scratch/judged.out")
   [ "$steps" -eq 6 ] && [ "$todos" -eq 6 ] && echo "ok: judged on the GPU, every step fails with its TODO" ||
     { echo "FAIL: judged on the GPU, $todos of $steps failures are the TODOs"; failures=$((failures + 1)); }
+  # As root, each step runs as a user of its own, from a range no account uses (not nobody).
+  if [ "$(id -u)" -eq 0 ]; then
+    id=$(sed -n 's/.*planning as user id \([0-9]*\).*/\1/p' results/submissions/ordinary/grade.log | head -n 1)
+    [ -n "$id" ] && [ "$id" -ge 2100000000 ] && echo "ok: its planner ran as user id $id, a step's own" ||
+      { echo "FAIL: its planner ran as user id '${id}', not one of the steps' range"; failures=$((failures + 1)); }
+  fi
 fi
 [ "$failures" -eq 0 ]

@@ -15,7 +15,7 @@ shift
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no CUDA GPU visible: nothing graded"; exit 77; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-chmod 755 "$scratch"  # as root, steps run as nobody, who must reach the student's checkout's graders
+chmod 755 "$scratch"  # as root, steps run as users of their own, who must reach the student's checkout's graders
 failures=0
 topic_of() { sed -nE 's/.*TOPIC ([A-Za-z0-9_]+).*/\1/p' "$root/labs/$1/CMakeLists.txt" | head -n 1; }
 
