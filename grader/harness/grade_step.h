@@ -255,15 +255,40 @@ template <typename Lab>
 std::string check_case(const typename Lab::Step& step, const typename Lab::CaseSpec& spec,
                        std::vector<std::pair<std::string, Reported>>* reports = nullptr) {
   const cudaStream_t stream = session().stream;
+  // Where a case's time goes, in grade.log, for a case that takes a while: its arrays made, the
+  // call, the output checked, and the rest (the other checks, the arrays freed). Declared first, so
+  // that it reports after the case's arrays are freed.
+  struct CaseClock {
+    using Clock = std::chrono::steady_clock;
+    const char* step_id;
+    std::string where;
+    Clock::time_point began = Clock::now(), made{}, called{}, checked{};
+    ~CaseClock() {
+      const auto seconds = [](Clock::time_point from, Clock::time_point to) {
+        return to == Clock::time_point{} || from == Clock::time_point{} ? 0.0 : std::chrono::duration<double>(to - from).count();
+      };
+      const Clock::time_point ended = Clock::now();
+      if (seconds(began, ended) < 0.05) return;
+      std::cout << "[workbook] " << step_id << ": case " << where << ": " << std::fixed << std::setprecision(2)
+                << seconds(began, ended) << " s (arrays " << seconds(began, made) << ", call " << seconds(made, called)
+                << ", output check " << seconds(called, checked) << ", the rest " << seconds(checked, ended) << ")\n"
+                << std::defaultfloat;
+    }
+  } clock{step.id, ""};
   const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
   give_workspace(step, c->problem, c->arrays);
+  clock.where = c->where;
+  clock.made = CaseClock::Clock::now();
   clear_recorded_launches();
   std::vector<DeviceActivity> ran;
   const std::string where = c->where + ": ";
   try {
     if (step.launcher != nullptr)
       c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
-    if (std::string why = c->check_output(); !why.empty()) {
+    clock.called = CaseClock::Clock::now();
+    std::string output_wrong = c->check_output();
+    clock.checked = CaseClock::Clock::now();
+    if (std::string why = std::move(output_wrong); !why.empty()) {
       // Judged, a launcher whose plan launched nothing left the output as the grader poisoned it.
       if (const Judge* judging = judge(); judging != nullptr && step.launcher != nullptr && judging->last_call_launched_nothing())
         why += " (the launcher launched no kernel through workbook::launch: a kernel launched any other way, "
@@ -455,6 +480,7 @@ void grade_step(const char* id) {
   std::vector<std::unique_ptr<Timed<typename Lab::Problem>>> timed;
   const std::string error = failure_of([&] {
     const std::vector<typename Lab::Condition> conditions = conditions_of<Lab>(step);
+    const auto arrays_began = std::chrono::steady_clock::now();
     for (const auto& condition : conditions) {
       timed.push_back(Lab::timed(condition));
       give_workspace(step, timed.back()->problem, timed.back()->arrays);
@@ -463,6 +489,7 @@ void grade_step(const char* id) {
       judging->plan_ahead([&] {
         for (const auto& each : timed) step.launcher(each->problem, session().stream);
       });
+    log_phase_seconds(step.id, "the timed measurements' arrays and plans", arrays_began);
     for (std::size_t c = 0; c < conditions.size(); ++c) {
       const auto& condition = conditions[c];
       const auto timing_began = std::chrono::steady_clock::now();
