@@ -4,6 +4,7 @@
 #include <map>
 
 #include "device_check.cuh"
+#include "parallel.h"
 #include "session.h"
 
 namespace workbook {
@@ -57,17 +58,22 @@ void count_changed_on_device(const T* data, std::size_t count, std::uint64_t see
 
 }  // namespace
 
+// Each element is a function of the key and its index alone, so the pieces are drawn at once.
 std::vector<float> random_floats(std::size_t count, std::uint64_t seed) {
   std::vector<float> values(count);
   const std::uint64_t key = random_key(seed);
-  for (std::size_t i = 0; i < count; ++i) values[i] = random_element(key, i);
+  parallel_pieces(count, kCheckGrain, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) values[i] = random_element(key, i);
+  });
   return values;
 }
 
 std::vector<std::int32_t> random_ints(std::size_t count, std::uint64_t seed) {
   std::vector<std::int32_t> values(count);
   const std::uint64_t key = random_key(seed);
-  for (std::size_t i = 0; i < count; ++i) values[i] = random_int_element(key, i);
+  parallel_pieces(count, kCheckGrain, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) values[i] = random_int_element(key, i);
+  });
   return values;
 }
 

@@ -262,7 +262,7 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     using Clock = std::chrono::steady_clock;
     const char* step_id;
     std::string where;
-    Clock::time_point began = Clock::now(), made{}, called{}, checked{};
+    Clock::time_point began = Clock::now(), made{}, called{}, checked{}, audited{};
     ~CaseClock() {
       const auto seconds = [](Clock::time_point from, Clock::time_point to) {
         return to == Clock::time_point{} || from == Clock::time_point{} ? 0.0 : std::chrono::duration<double>(to - from).count();
@@ -271,8 +271,8 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
       if (seconds(began, ended) < 0.05) return;
       std::cout << "[workbook] " << step_id << ": case " << where << ": " << std::fixed << std::setprecision(2)
                 << seconds(began, ended) << " s (arrays " << seconds(began, made) << ", call " << seconds(made, called)
-                << ", output check " << seconds(called, checked) << ", the rest " << seconds(checked, ended) << ")\n"
-                << std::defaultfloat;
+                << ", output check " << seconds(called, checked) << ", guards, inputs and launches " << seconds(checked, audited)
+                << ", arrays freed " << seconds(audited, ended) << ")\n" << std::defaultfloat;
     }
   } clock{step.id, ""};
   const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
@@ -314,6 +314,7 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
   if (defence_enabled(Defence::kStageReuse))
     if (std::string why = stage_reuse_violation(recorded_launches()); !why.empty()) return where + why;
   if (reports != nullptr && c->report) reports->emplace_back(c->where, c->report());
+  clock.audited = CaseClock::Clock::now();
   return "";
 }
 

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -430,9 +431,11 @@ int grade_request(const Checkout& checkout, Request& r) {
   const bool submission = !r.submission.empty();
   std::string submissions_build = checkout.root + "/build/submissions-" + checkout.preset;
   if (r.class_slot > 0) submissions_build += "-slot" + std::to_string(r.class_slot);
+  const auto grading_began = std::chrono::steady_clock::now();
   const Build build(checkout, submission ? submissions_build : checkout.build_dir, r.results);
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
   const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
+  const auto built_at = std::chrono::steady_clock::now();
 
   Grading g(checkout);
   g.build_dir = build.folder();
@@ -496,7 +499,14 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   // What is left was built for the build's GPU code, and is graded.
   const std::vector<std::string> graded_labs = g.labs;
+  double steps_seconds = 0;  // in the steps' processes, all of them
   const auto finish = [&] {
+    // Where this grading's time went, for the instructor who plans a class (docs/instructors.md).
+    const auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
+    const double total = seconds(grading_began, std::chrono::steady_clock::now()), building = seconds(grading_began, built_at);
+    g.log << std::fixed << std::setprecision(1) << "[workbook] this grading: " << total << " s, of which building "
+          << building << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds
+          << " s\n" << std::defaultfloat;
     append_rows(g.rows_path, g.rows);
     return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed);
   };
@@ -556,8 +566,10 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   for (const std::string& lab : graded_labs)
     for (const StepInfo& step : g.chosen_steps(lab)) {
+      const auto step_began = std::chrono::steady_clock::now();
       if (g.sanitizer.empty()) grade_step(g, lab, step, bars);
       else sanitize_step(g, lab, step);
+      steps_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - step_began).count();
     }
   return finish();
 }

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "device_limits.h"
+#include "parallel.h"
 
 using namespace workbook;
 
@@ -52,6 +53,20 @@ TEST_CASE("the report names the first mismatching indices, in order, and counts 
   CHECK(text.find("99 of 100 elements differ") != std::string::npos);
   CHECK(text.find("[4] got 0 want 1") != std::string::npos);
   CHECK(Comparison{}.describe(Tolerance{}).empty());
+}
+
+TEST_CASE("a large output compared in pieces at once gives what one pass gives: every mismatch, the first ones in order") {
+  // Mismatches in every piece, the last piece's first: merged in index order, all of them counted.
+  const std::size_t count = 8 * kCheckGrain + 3;
+  std::vector<float> got(count, 1.0f);
+  const std::vector<float> want(count, 1.0f);
+  const std::vector<std::size_t> wrong = {count - 1, 5 * kCheckGrain + 7, kCheckGrain + 1, 2, kCheckGrain, 3 * kCheckGrain};
+  for (std::size_t i : wrong) got[i] = 2.0f;
+  const Comparison result = compare(got, want, Tolerance{});
+  CHECK(result.mismatches == wrong.size());
+  REQUIRE(result.first_mismatches.size() == kMismatchesShown);
+  const std::vector<std::size_t> first = {2, kCheckGrain, kCheckGrain + 1, 3 * kCheckGrain, 5 * kCheckGrain + 7};
+  for (std::size_t k = 0; k < first.size(); ++k) CHECK(result.first_mismatches[k].index == first[k]);
 }
 
 TEST_CASE("outputs of the wrong length fail") {
