@@ -8,8 +8,6 @@
 #include <iomanip>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -182,34 +180,9 @@ const std::map<std::string, std::string>& this_programs_sass() {
   return kernels;
 }
 
-// The SASS the build wrote beside each file (FILE.sass, `cuobjdump -sass FILE` at build time), where
-// it is at least as new as the file: read once, it saves a step's every cuobjdump (0.3 to 0.7 s for
-// each kernel of a large object, on an H100's host). A file without one is read as before.
-const std::map<std::string, std::string>& sass_written_by_the_build() {
-  static const std::map<std::string, std::string> kernels = [] {
-    std::map<std::string, std::string> found;
-    for (const std::string& file : machine_code_files()) {
-      const std::string dump = file + ".sass";
-      std::error_code error;
-      const auto dumped = std::filesystem::last_write_time(dump, error);
-      if (error) continue;
-      const auto built = std::filesystem::last_write_time(file, error);
-      if (error || dumped < built) continue;
-      std::ifstream in(dump);
-      std::ostringstream text;
-      text << in.rdbuf();
-      found.merge(sass_by_kernel(text.str()));
-    }
-    return found;
-  }();
-  return kernels;
-}
-
 std::string sass_of(const std::string& kernel_name) {
   static std::map<std::string, std::string> read;  // each kernel once: correctness runs many cases
   if (const auto known = read.find(kernel_name); known != read.end()) return known->second;
-  if (const auto dumped = sass_written_by_the_build().find(kernel_name); dumped != sass_written_by_the_build().end())
-    return read[kernel_name] = dumped->second;
   // Asked for one kernel by its mangled name, cuobjdump disassembles that kernel alone, in
   // milliseconds; the whole program takes seconds (3 to 4 on an H100's host), once per step.
   for (const std::string& file : machine_code_files()) {
