@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "collect.h"
 #include "process.h"
@@ -93,6 +94,58 @@ TEST_CASE("nothing a command starts outlives it: a daemon it leaves, in a sessio
             .status == 0);
   std::this_thread::sleep_for(std::chrono::seconds(3));
   CHECK_FALSE(std::filesystem::exists(late));  // both daemons were ended before they could write
+}
+
+TEST_CASE("jobs on slots: every job runs, never two in one slot, and at once where there are slots") {
+  // Each job claims its slot by making a folder that only one holder can make: a second job given
+  // the same slot while the first holds it exits 9.
+  const std::string claims = scratch_file("slots");
+  std::filesystem::remove_all(claims);
+  std::filesystem::create_directories(claims);
+  std::vector<int> statuses(6, -1);
+  std::vector<std::size_t> slots_used(6, 99);
+  const auto began = std::chrono::steady_clock::now();
+  run_on_slots(
+      6, 2,
+      [&](std::size_t job, std::size_t slot) {
+        const std::string claim = claims + "/slot" + std::to_string(slot);
+        return Command({"sh", "-c", "mkdir \"$0\" || exit 9; sleep 0.5; rmdir \"$0\"", claim}, {}, "",
+                       claims + "/job" + std::to_string(job) + ".out");
+      },
+      [&](std::size_t job, std::size_t slot, int status) {
+        statuses[job] = status;
+        slots_used[job] = slot;
+      });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  for (std::size_t job = 0; job < 6; ++job) {
+    CHECK(statuses[job] == 0);
+    CHECK(slots_used[job] < 2);
+  }
+  CHECK(seconds < 2.5);  // three rounds of two (1.5 s), not six one after another (3 s)
+  std::filesystem::remove_all(claims);
+}
+
+TEST_CASE("jobs on slots: what a job leaves running is ended with it, and the other jobs run on") {
+  const std::string leaked = scratch_file("leaked.txt"), survived = scratch_file("survived.txt");
+  std::filesystem::remove(leaked);
+  std::filesystem::remove(survived);
+  std::vector<int> statuses(2, -1);
+  run_on_slots(
+      2, 2,
+      [&](std::size_t job, std::size_t) {
+        // Job 0 ends at once, leaving a grandchild in a session of its own that writes a second
+        // later; job 1 runs on past that second, so only ending job 0's leftovers with job 0 stops it.
+        if (job == 0)
+          return Command({"sh", "-c", "(setsid sh -c 'sleep 1; echo leaked > \"$0\"' \"$0\" &)", leaked}, {}, "",
+                         scratch_file("job0.out"));
+        return Command({"sh", "-c", "sleep 1.5; echo survived > \"$0\"", survived}, {}, "", scratch_file("job1.out"));
+      },
+      [&](std::size_t job, std::size_t, int status) { statuses[job] = status; });
+  CHECK(statuses[0] == 0);
+  CHECK(statuses[1] == 0);
+  CHECK(std::filesystem::exists(survived));      // not ended when job 0's leftovers were
+  CHECK_FALSE(std::filesystem::exists(leaked));  // job 0's grandchild was ended with job 0, not at the end
+  std::filesystem::remove(survived);
 }
 
 TEST_CASE("no descriptor of the runner reaches a command, and its standard input is empty") {
