@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -73,10 +74,12 @@ std::vector<pid_t> children_left() {
 
 // Ends everything `command` left behind: each process it started that outlived it (a daemon, a
 // double fork, a new session: none escapes a subreaper) is killed and reaped, its own children in
-// turn, until none is left.
-void end_what_it_left() {
+// turn, until none is left. `spared`: children that are jobs still running (run_on_slots()), not
+// anything a job left.
+void end_what_it_left(const std::set<pid_t>& spared = {}) {
   for (int round = 0; round < 1000; ++round) {
-    const std::vector<pid_t> left = children_left();
+    std::vector<pid_t> left = children_left();
+    std::erase_if(left, [&](pid_t pid) { return spared.contains(pid); });
     if (left.empty()) return;
     for (pid_t pid : left) kill(pid, SIGKILL);
     for (pid_t pid : left)
@@ -208,12 +211,9 @@ void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Comma
     const Running job = found->second;
     running.erase(found);
     // What this job left running is ours now: ended, as run() ends it, and never another job.
-    for (pid_t left : children_left())
-      if (!running.contains(left)) {
-        kill(left, SIGKILL);
-        while (waitpid(left, nullptr, 0) < 0 && errno == EINTR) {
-        }
-      }
+    std::set<pid_t> still_running;
+    for (const auto& [pid, each] : running) still_running.insert(pid);
+    end_what_it_left(still_running);
     free_slots.push_back(job.slot);
     done(job.job, job.slot, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
   }
