@@ -286,9 +286,9 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     if (step.launcher != nullptr)
       c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
     clock.called = CaseClock::Clock::now();
-    std::string output_wrong = c->check_output();
+    std::string why = c->check_output();
     clock.checked = CaseClock::Clock::now();
-    if (std::string why = std::move(output_wrong); !why.empty()) {
+    if (!why.empty()) {
       // Judged, a launcher whose plan launched nothing left the output as the grader poisoned it.
       if (const Judge* judging = judge(); judging != nullptr && step.launcher != nullptr && judging->last_call_launched_nothing())
         why += " (the launcher launched no kernel through workbook::launch: a kernel launched any other way, "
@@ -305,7 +305,7 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     return where + tagged(Defence::kInputChanged, why);
   // A linked grader's audits of where its launcher's work went. A judge replays every launch of the
   // plan on `stream` and nothing else, so neither could find anything there.
-  if (defence_enabled(Defence::kOutsideTimer) && !session().judging)
+  if (defence_enabled(Defence::kOutsideTimer) && judge() == nullptr)
     if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
   if (device_trace_running())
     if (std::string why = audit_device_work(ran, recorded_launches(), stream); !why.empty()) return where + why;

@@ -301,6 +301,14 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
   return merging.status == 0 ? 0 : kExitFailed;
 }
 
+// A student's line of the summary: steps passed, score, and what went wrong when something did.
+std::string summary_line(const std::string& name, int passed, int total, double score, const std::string& note) {
+  std::ostringstream text;
+  text << std::left << std::setw(24) << name << ' ' << std::right << std::setw(3) << passed << " of " << std::left
+       << std::setw(3) << total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << note;
+  return text.str();
+}
+
 std::string first_error(const std::string& console) {
   for (const std::string& line : lines_of(console))
     if (line.rfind("[workbook] error: ", 0) == 0) return line.substr(18);
@@ -464,10 +472,7 @@ int grade_class(const Checkout& checkout, Words words) {
     }
     if (broken) note += (note.empty() ? "" : "; ") + std::string("does not compile (see results/class/" + student.name + "/grade.txt)");
     if (hung) note += (note.empty() ? "" : "; ") + std::string("a step hung and was stopped");
-    std::ostringstream text;
-    text << std::left << std::setw(24) << student.name << ' ' << std::right << std::setw(3) << passed << " of " << std::left
-         << std::setw(3) << student.total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << note;
-    student.line = text.str();
+    student.line = summary_line(student.name, passed, student.total, score, note);
     std::cout << student.line;
     if (gpus.size() > 1) {
       const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began[job]).count();
@@ -501,10 +506,7 @@ int grade_class(const Checkout& checkout, Words words) {
       const std::string task = std::to_string(job % static_cast<std::size_t>(slurm.tasks));
       student.note = "its Slurm task (" + (slurm.array_job.empty() ? "" : "job " + slurm.array_job + ", ") + "task " + task +
                      ") ended before grading it: failed, cancelled or out of time (results/class/slurm/task-" + task + ".out)";
-      std::ostringstream text;
-      text << std::left << std::setw(24) << student.name << ' ' << std::right << std::setw(3) << 0 << " of " << std::left
-           << std::setw(3) << 0 << " steps  score " << std::setw(7) << fixed(0, 2) << ' ' << student.note;
-      student.line = text.str();
+      student.line = summary_line(student.name, 0, 0, 0, student.note);
       std::cout << student.line << std::endl;
     }
   } else {
