@@ -117,6 +117,7 @@ function(add_lab lab)
     add_library(${id}_given STATIC ${LAB_GIVEN})
     target_include_directories(${id}_given PUBLIC "${root}/labs/${lab}")
     target_link_libraries(${id}_given PUBLIC workbook_lab_support)
+    _dump_machine_code(${id}_given)
     target_link_libraries(${id}_interface INTERFACE ${id}_given)
   endif()
 
@@ -241,6 +242,17 @@ function(add_lab_proofs lab)
             "--source=solutions/${lab}/${LAB_TOPIC}.cu")
   set_tests_properties("${lab}.static: the solution's #include lines pass the #include check"
     "${lab}.static: the solution carries the build's GPU code" PROPERTIES LABELS "cpu;${lab};static;host-code")
+  # The machine code the build dumps beside the libraries reads as cuobjdump -fun's (needs cuobjdump).
+  if(WORKBOOK_CUOBJDUMP)
+    set(dumped "$<TARGET_FILE:${id}_solution>" "$<TARGET_FILE:${id}_starter>")
+    if(TARGET ${id}_given)
+      list(APPEND dumped "$<TARGET_FILE:${id}_given>")
+    endif()
+    add_test(NAME "${lab}.static: the build's machine-code dumps read as cuobjdump -fun does, kernel by kernel"
+      COMMAND workbook_audit machine-code ${dumped})
+    set_tests_properties("${lab}.static: the build's machine-code dumps read as cuobjdump -fun does, kernel by kernel"
+      PROPERTIES LABELS "cpu;${lab};static")
+  endif()
   add_test(NAME "${lab}.static: compiled solution"
     COMMAND static_checks "--starter=$<TARGET_FILE:${id}_starter>" "--solution=$<TARGET_FILE:${id}_solution>"
             "--ptx=$<TARGET_OBJECTS:${id}_solution_ptx>" "--ptxas=${CUDAToolkit_BIN_DIR}/ptxas" ${wide_args})
@@ -401,6 +413,20 @@ function(_add_mutant_control lab spec)
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};mutant;control" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
+# The machine code of a library of GPU code, written beside it once it is built (LIBRARY.sass,
+# `cuobjdump -sass`, under limited.sh as a compile): a judge's machine-code checks read it there
+# (machine_code.h) instead of running cuobjdump for each kernel in each step. A dump that cannot be
+# written leaves none, and the judge reads the library itself as before.
+function(_dump_machine_code target)
+  if(NOT WORKBOOK_CUOBJDUMP)
+    return()
+  endif()
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND sh -c "\"$0\" compile \"$1\" -sass \"$2\" > \"$2.sass.part\" && mv \"$2.sass.part\" \"$2.sass\" || rm -f \"$2.sass.part\""
+            "${PROJECT_SOURCE_DIR}/grader/harness/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_FILE:${target}>"
+    VERBATIM)
+endfunction()
+
 # The GPU code of one of the lab's implementations: the build's architectures, and with add_lab's
 # HOPPER_SPECIFIC (seen here because add_lab calls this function) Hopper's sm_90a machine code too.
 function(_set_lab_gpu_code target)
@@ -417,6 +443,7 @@ function(_build_lab_implementation lab kind source)
   add_library(${id}_${kind} STATIC "${source}")
   target_link_libraries(${id}_${kind} PUBLIC ${id}_interface)
   _set_lab_gpu_code(${id}_${kind})
+  _dump_machine_code(${id}_${kind})
   add_executable(grade_${lab}_${kind})
   # The grader's own libraries before the implementation: where both define the same inline
   # function or template instance, the linker keeps the first, so the grader's code runs its own.

@@ -7,6 +7,9 @@
 //   workbook_audit gpu-code --object=LIBRARY --architectures=FILE --source=NAME
 //       after compiling: the GPU code LIBRARY carries is exactly what FILE's CUDA architectures
 //       ("90;90a-real", written by the build for the lab) make, the reference solution's own
+//   workbook_audit machine-code LIBRARY...
+//       the machine code the build dumped beside each LIBRARY (LIBRARY.sass) reads, kernel by
+//       kernel, as cuobjdump -fun's listing does (machine_code.h): the checks may read either
 //   workbook_audit kernels --allowed=FILE[,FILE...] [--student=LIBRARY] PROGRAM
 //       every kernel PROGRAM defines, but LIBRARY's (the student's file), is named in a FILE: a
 //       student's grader holds the grader's and the given code's kernels, and no witness or mutant
@@ -24,6 +27,7 @@
 
 #include "gpu_code.h"
 #include "host_audit.h"
+#include "machine_code.h"
 
 namespace {
 
@@ -112,14 +116,24 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
                    "own or the lab's given code, add their lines to the lab's list\n";
     return unknown == 0 ? 0 : 1;
   }
-  throw std::invalid_argument("unknown command '" + command + "': includes, defines, gpu-code or kernels");
+  if (command == "machine-code") {
+    if (files.empty()) throw std::invalid_argument("machine-code takes one library or more");
+    int differing = 0;
+    for (const std::string& library : files)
+      if (const std::string why = workbook::dump_disagrees(library); !why.empty()) {
+        std::cout << "[machine-code] " << why << '\n';
+        ++differing;
+      }
+    return differing == 0 ? 0 : 1;
+  }
+  throw std::invalid_argument("unknown command '" + command + "': includes, defines, gpu-code, kernels or machine-code");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: workbook_audit includes|defines|gpu-code|kernels --flag=value... [FILE]\n";
+    std::cerr << "usage: workbook_audit includes|defines|gpu-code|kernels|machine-code --flag=value... [FILE]\n";
     return 2;
   }
   std::map<std::string, std::string> flags;

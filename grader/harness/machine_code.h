@@ -12,7 +12,8 @@
 namespace workbook {
 
 // `cuobjdump -sass` output, split by kernel: each "Function : NAME" section's instructions, keyed
-// by the mangled NAME (what cudaFuncGetName() returns).
+// by the mangled NAME (what cudaFuncGetName() returns), each line's words one space apart (the same
+// text whether the kernel was dumped alone or with its whole file).
 std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_output);
 
 // Whether a kernel's SASS reads the block's index: blockIdx.x, .y or .z (special register
@@ -45,6 +46,11 @@ const std::map<std::string, std::string>& this_programs_sass();
 // demangled), read once per kernel: cuobjdump asked for that kernel alone, or, for a name it does
 // not know, every kernel. Throws std::runtime_error when there is none.
 std::string sass_of(const std::string& kernel_name);
+
+// "" when FILE.sass, the dump the build wrote (cmake/AddLab.cmake), reads for each of its kernels as
+// `cuobjdump -sass -fun KERNEL FILE` does, which the checks read where there is no dump; else the
+// first kernel that does not (a static test of each lab's libraries).
+std::string dump_disagrees(const std::string& file);
 
 // "scan_kernel<256>(unsigned const*, ...)" for "_Z11scan_kernelILi256EEvPKj..." (or the name as
 // given, when it does not demangle).

@@ -67,6 +67,27 @@ TEST_CASE("cuobjdump's listing is split by kernel, under the mangled names cudaF
   CHECK(sass_by_kernel("no kernels here\n").empty());
 }
 
+TEST_CASE("a kernel's SASS reads the same dumped with its whole file as dumped alone") {
+  // cuobjdump pads each listing's columns to its own widest line (seen on an H100's toolkit: every
+  // kernel of lab 04's solution, its lines equal but for the spaces before the encoding comment).
+  const char* alone =
+      "\t\tFunction : _Z4copyPfS_\n"
+      "        /*0000*/                   LDC R1, c[0x0][0x28] ;                          /* 0x00000a00ff017b82 */\n"
+      "        /*0010*/                   S2R R0, SR_CTAID.X ;                            /* 0x0000000000007919 */\n";
+  const char* in_the_whole_file =
+      "\t\tFunction : _Z4copyPfS_\n"
+      "        /*0000*/                   LDC R1, c[0x0][0x28] ;                                       /* 0x00000a00ff017b82 */\n"
+      "        /*0010*/                   S2R R0, SR_CTAID.X ;                                         /* 0x0000000000007919 */\n"
+      "\t\tFunction : _Z5otherv\n"
+      "        /*0000*/                   EXIT ;                                                       /* 0x000000000000794d */\n";
+  const auto one = sass_by_kernel(alone), all = sass_by_kernel(in_the_whole_file);
+  REQUIRE(one.contains("_Z4copyPfS_"));
+  REQUIRE(all.contains("_Z4copyPfS_"));
+  CHECK(one.at("_Z4copyPfS_") == all.at("_Z4copyPfS_"));
+  CHECK(one.at("_Z4copyPfS_") == "/*0000*/ LDC R1, c[0x0][0x28] ; /* 0x00000a00ff017b82 */\n"
+                                 "/*0010*/ S2R R0, SR_CTAID.X ; /* 0x0000000000007919 */\n");
+}
+
 TEST_CASE("a kernel reads its block's index through SR_CTAID or a cluster's index, not through gridDim or its rank") {
   const auto kernels = sass_by_kernel(kListing);
   CHECK_FALSE(reads_block_index(kernels.at("_Z16by_counter_scanPKjPjmPy")));  // SR_NCTAID, SR_CgaCtaId only
