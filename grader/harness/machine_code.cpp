@@ -28,6 +28,7 @@ std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_out
   std::map<std::string, std::string> kernels;
   std::istringstream lines{std::string(cuobjdump_output)};
   const std::regex function_line(R"(^\s*Function\s*:\s*(\S+)\s*$)");
+  const std::regex instruction_line(R"(^\s*/\*[0-9a-f]{4,}\*/)");
   std::string line, current;
   while (std::getline(lines, line)) {
     std::smatch m;
@@ -35,7 +36,9 @@ std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_out
       current = m[1];
       continue;
     }
-    if (current.empty()) continue;
+    // Its instructions alone ("/*0960*/ ..."): what follows a kernel's last one up to the next
+    // kernel (another architecture's headers, say) depends on what else was dumped with it.
+    if (current.empty() || !std::regex_search(line, instruction_line)) continue;
     // One space between words: cuobjdump pads its columns to the widest line of what it prints, so
     // a kernel's lines dumped with the whole file and dumped alone (-fun) differ only in spaces.
     std::istringstream words(line);
@@ -220,7 +223,8 @@ std::string dump_disagrees(const std::string& file) {
   std::ostringstream text;
   text << in.rdbuf();
   const std::map<std::string, std::string> dumped = sass_by_kernel(text.str());
-  if (dumped.empty()) return file + ".sass holds no kernel";
+  // A file may have no kernel (a starter whose kernels are templates nobody instantiates yet).
+  if (dumped.empty() && !sass_by_kernel(cuobjdump({"-sass", file})).empty()) return file + ".sass holds none of its kernels";
   for (const auto& [name, sass] : dumped) {
     const std::map<std::string, std::string> alone = sass_by_kernel(cuobjdump({"-sass", "-fun", name, file}));
     const auto found = alone.find(name);

@@ -12,8 +12,8 @@
 namespace workbook {
 
 // `cuobjdump -sass` output, split by kernel: each "Function : NAME" section's instructions, keyed
-// by the mangled NAME (what cudaFuncGetName() returns), each line's words one space apart (the same
-// text whether the kernel was dumped alone or with its whole file).
+// by the mangled NAME (what cudaFuncGetName() returns): its instruction lines alone, each line's
+// words one space apart (the same text whether the kernel was dumped alone or with its whole file).
 std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_output);
 
 // Whether a kernel's SASS reads the block's index: blockIdx.x, .y or .z (special register

@@ -69,7 +69,8 @@ TEST_CASE("cuobjdump's listing is split by kernel, under the mangled names cudaF
 
 TEST_CASE("a kernel's SASS reads the same dumped with its whole file as dumped alone") {
   // cuobjdump pads each listing's columns to its own widest line (seen on an H100's toolkit: every
-  // kernel of lab 04's solution, its lines equal but for the spaces before the encoding comment).
+  // kernel of lab 04's solution, its lines equal but for the spaces before the encoding comment),
+  // and a whole file's dump puts the next architecture's headers after a kernel's last instruction.
   const char* alone =
       "\t\tFunction : _Z4copyPfS_\n"
       "        /*0000*/                   LDC R1, c[0x0][0x28] ;                          /* 0x00000a00ff017b82 */\n"
@@ -78,6 +79,7 @@ TEST_CASE("a kernel's SASS reads the same dumped with its whole file as dumped a
       "\t\tFunction : _Z4copyPfS_\n"
       "        /*0000*/                   LDC R1, c[0x0][0x28] ;                                       /* 0x00000a00ff017b82 */\n"
       "        /*0010*/                   S2R R0, SR_CTAID.X ;                                         /* 0x0000000000007919 */\n"
+      "\t\t..........\n\n\nFatbin elf code:\n================\narch = sm_90a\ncode version = [1,8]\n"
       "\t\tFunction : _Z5otherv\n"
       "        /*0000*/                   EXIT ;                                                       /* 0x000000000000794d */\n";
   const auto one = sass_by_kernel(alone), all = sass_by_kernel(in_the_whole_file);
