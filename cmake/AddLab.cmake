@@ -179,6 +179,18 @@ function(add_lab lab)
   set_tests_properties("${lab}.static: the planner serves every function the student writes" PROPERTIES LABELS "cpu;${lab};static")
   # The judge: the lab's steps as the starter's grader lists them, exactly the planner's functions
   # as its judged calls, and a clear refusal when it is given half a student (CPU).
+  # ./workbook profile's table from ncu's outputs recorded on an H100 (CPU): every counter the lab
+  # chooses reads a metric ncu reports.
+  string(SUBSTRING "${lab}" 0 2 number)
+  file(GLOB recorded_ncu_outputs "${root}/grader/tests/data/ncu/${number}.*.ncu.txt")
+  foreach(output IN LISTS recorded_ncu_outputs)
+    get_filename_component(output_name "${output}" NAME)
+    string(REGEX MATCH "^[0-9][0-9]\\.[0-9]+" recorded_step "${output_name}")
+    add_test(NAME "${lab}.profile: every counter has a value in the ncu output recorded for ${recorded_step}"
+      COMMAND "${root}/grader/tests/check_profile_report.sh" "$<TARGET_FILE:judge_${lab}>" "${recorded_step}" "${output}")
+    set_tests_properties("${lab}.profile: every counter has a value in the ncu output recorded for ${recorded_step}"
+      PROPERTIES LABELS "cpu;${lab};profile")
+  endforeach()
   add_test(NAME "${lab}.judge: the judge has the lab's steps and the planner's functions"
     COMMAND "${root}/grader/tests/check_judge_front.sh" "$<TARGET_FILE:judge_${lab}>" "$<TARGET_FILE:grade_${lab}_starter>"
             "$<TARGET_FILE:plan_${lab}_starter>" "${lab_namespace}" "$<$<TARGET_EXISTS:${id}_given>:$<TARGET_FILE:${id}_given>>")

@@ -55,6 +55,15 @@ std::map<std::string, DrawnSizesFunction>& drawn_sizes() {
   return registry;
 }
 
+struct ProfileFunctions {
+  CountersFunction counters = nullptr;
+  ProfileFunction run = nullptr;
+};
+std::map<std::string, ProfileFunctions>& profiles() {
+  static std::map<std::string, ProfileFunctions> registry;
+  return registry;
+}
+
 std::map<std::string, CalibrateFunction>& calibrations() {
   static std::map<std::string, CalibrateFunction> registry;
   return registry;
@@ -177,6 +186,10 @@ struct Options {
   bool exact_allocations = false, list_steps = false, print_bench_columns = false, device_trace = true;
   bool print_drawn_sizes = false;
   bool expect_honest = false;  // --expect-honest
+  // ./workbook profile (profile.h): --profile-metrics, --profile=ID, and --profile-report=ID with
+  // --ncu-output, --reference-output or --recorded, --heading and --recorded-lines
+  bool profile_metrics = false, recorded_lines = false;
+  std::string profile_step, profile_report, ncu_output, reference_output, recorded, heading = "yours";
   std::set<Defence> disabled;
   std::uint64_t seed = 0;
   int as_compute_capability = 0;  // --as-compute-capability; 0: the GPU's own
@@ -236,6 +249,13 @@ constexpr const char* kUsage = R"(grader flags:
                          host code in a process of its own and answers each call with its plan
   --device-code=FILE     a judge only, one per file: where the student's kernels are (their object
                          file, the lab's given code); loaded without any of their host code
+  --profile-metrics      print the ncu metrics the lab's profile counters read (no GPU needed)
+  --profile=ID           run step ID's kernels once at its bar's shape inside cudaProfilerStart
+                         and Stop, for ncu --profile-from-start off (./workbook profile)
+  --profile-report=ID    print step ID's profile table from --ncu-output=FILE (ncu's CSV), beside
+                         --reference-output=FILE (the solution's) or --recorded=FILE (values
+                         recorded on a GPU); --heading=TEXT names the first column (no GPU needed);
+                         --recorded-lines prints the first column as lines for --recorded instead
   --gpu-check            exit 0 if a CUDA GPU can be used, 77 if not
   --list-steps           print each step's id, title and bar, tab-separated (no GPU needed; with
                          --bars, the profile's bars)
@@ -279,6 +299,14 @@ Options parse(int argc, char** argv) {
     else if (starts_with(a, "--bars=")) o.bars_path = value("--bars=");
     else if (starts_with(a, "--calibrate=")) o.calibrate_path = value("--calibrate=");
     else if (starts_with(a, "--planner=")) o.planner = value("--planner=");
+    else if (std::strcmp(a, "--profile-metrics") == 0) o.profile_metrics = true;
+    else if (starts_with(a, "--profile=")) o.profile_step = value("--profile=");
+    else if (starts_with(a, "--profile-report=")) o.profile_report = value("--profile-report=");
+    else if (starts_with(a, "--ncu-output=")) o.ncu_output = value("--ncu-output=");
+    else if (starts_with(a, "--reference-output=")) o.reference_output = value("--reference-output=");
+    else if (starts_with(a, "--recorded=")) o.recorded = value("--recorded=");
+    else if (starts_with(a, "--heading=")) o.heading = value("--heading=");
+    else if (std::strcmp(a, "--recorded-lines") == 0) o.recorded_lines = true;
     else if (starts_with(a, "--device-code=")) o.device_code.push_back(value("--device-code="));
     else if (std::strcmp(a, "--expect-reject") == 0) o.expect_reject = true;
     else if (std::strcmp(a, "--expect-honest") == 0) o.expect_honest = true;
@@ -361,6 +389,64 @@ void print_header() {
             << static_cast<int>(peaks.memory_limit_gb_per_s) << " GB/s, FP32 " << peaks.fma_limit_tflop_per_s << " TFLOP/s\n";
 }
 
+// --profile-report: the table of ncu's output for one step (profile.h), with no GPU. 0: printed;
+// 1: ncu gave no profile of the step, and why; 2: a file that cannot be read.
+int print_profile_report(const Options& options) {
+  const auto read = [](const std::string& path) -> std::optional<std::string> {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const std::optional<std::string> output = read(options.ncu_output);
+  if (!output) {
+    std::cerr << "error: --profile-report needs --ncu-output=FILE, ncu's output: cannot read '" << options.ncu_output << "'\n";
+    return 2;
+  }
+  std::vector<profile::Counter> counters;
+  for (const auto& [lab, functions] : profiles()) counters = functions.counters();
+  const std::vector<profile::Kernel> kernels = profile::kernels_in(*output);
+  if (const std::string failure = profile::ncu_failure(*output, kernels.size()); !failure.empty()) {
+    std::cout << "[workbook] profile: " << failure << '\n';
+    return 1;
+  }
+  if (options.recorded_lines) {
+    std::cout << profile::recorded_lines(options.profile_report, profile::combined(kernels), counters);
+    return 0;
+  }
+  std::vector<profile::Column> columns = {{options.heading, profile::combined(kernels)}};
+  if (!options.reference_output.empty()) {
+    const std::optional<std::string> reference = read(options.reference_output);
+    const std::vector<profile::Kernel> theirs = reference ? profile::kernels_in(*reference) : std::vector<profile::Kernel>{};
+    if (theirs.empty()) {
+      columns.push_back({"solution", std::nullopt});
+      std::cout << "[workbook] profile: the solution's profile is missing: "
+                << (reference ? profile::ncu_failure(*reference, 0) : "cannot read " + options.reference_output) << '\n';
+    } else {
+      columns.push_back({"solution", profile::combined(theirs)});
+    }
+  } else if (!options.recorded.empty()) {
+    try {
+      const profile::Values recorded = profile::recorded_values(options.recorded, options.profile_report);
+      if (!recorded.empty()) columns.push_back({"solution*", recorded});
+    } catch (const std::invalid_argument& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return 2;
+    }
+  }
+  std::cout << "[workbook] profiled, one launch each:";
+  for (const profile::Kernel& kernel : kernels) {
+    const auto time = kernel.values.find(profile::kTimeMetric);
+    std::cout << "\n  " << profile::readable(kernel.name);
+    if (time != kernel.values.end()) std::cout << std::fixed << std::setprecision(1) << "  " << time->second / 1000.0 << " us";
+  }
+  std::cout << std::defaultfloat << "\n\n" << profile::table(counters, columns);
+  if (columns.size() > 1 && columns.back().heading == "solution*")
+    std::cout << "* the reference solution's values as recorded in " << options.recorded << '\n';
+  return 0;
+}
+
 }  // namespace
 
 bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns) {
@@ -409,6 +495,11 @@ bool register_listing(const char* lab, ListFunction function) {
 
 bool register_drawn_sizes(const char* lab, DrawnSizesFunction function) {
   drawn_sizes()[lab] = function;
+  return true;
+}
+
+bool register_profile(const char* lab, CountersFunction counters, ProfileFunction run) {
+  profiles()[lab] = {counters, run};
   return true;
 }
 
@@ -475,6 +566,11 @@ int main(int argc, char** argv) {
     for (const auto& [lab, describe] : drawn_sizes()) std::cout << lab << ": " << describe() << '\n';
     return 0;
   }
+  if (options.profile_metrics) {
+    for (const auto& [lab, functions] : profiles()) std::cout << profile::metrics_of(functions.counters()) << '\n';
+    return 0;
+  }
+  if (!options.profile_report.empty()) return print_profile_report(options);
   if (options.print_bench_columns) {
     for (std::size_t c = 0; c < bench_columns().size(); ++c) std::cout << (c == 0 ? "" : ",") << bench_columns()[c];
     std::cout << '\n';
@@ -499,7 +595,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (!options.gpu_check && options.bench_path.empty() && options.calibrate_path.empty() &&
+  if (!options.gpu_check && options.bench_path.empty() && options.calibrate_path.empty() && options.profile_step.empty() &&
       selected_test_cases(options.doctest_args) == 0) {
     std::cerr << "error: no test case matches the filters given; --list-test-cases lists them (doctest splits "
                  "--test-case at commas: write \\, for a comma in a step's name)\n";
@@ -588,6 +684,10 @@ int main(int argc, char** argv) {
                        : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   print_header();
 
+  if (!options.profile_step.empty()) {
+    for (const auto& [lab, functions] : profiles()) return functions.run(options.profile_step);
+    return 2;
+  }
   if (!options.calibrate_path.empty()) {
     for (const auto& [lab, calibrate] : calibrations()) {
       std::cout << "[workbook] calibrating " << lab << " into " << options.calibrate_path << '\n';

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "defences.h"
+#include "profile.h"
 #include "report.h"
 
 namespace workbook {
@@ -122,6 +123,14 @@ struct CalibrationError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 bool register_calibration(const char* lab, CalibrateFunction function);
+
+// `./workbook profile NN.k` (profile.h): the lab's counters, which the grader binary prints the
+// metrics of with --profile-metrics and reads ncu's output with --profile-report (no GPU); and
+// `run`, which --profile=ID calls under ncu: the step's kernels once at its bar's shape, in the
+// profiler's range (0: ran; 1: the step could not run, said why; 2: nothing to profile, said why).
+using CountersFunction = std::vector<profile::Counter> (*)();
+using ProfileFunction = int (*)(const std::string& step_id);
+bool register_profile(const char* lab, CountersFunction counters, ProfileFunction run);
 
 // A bars profile: lines "STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE" and "reference KEY VALUE",
 // '#' comments. Throws std::invalid_argument on a file it cannot read or a malformed line.

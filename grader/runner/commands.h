@@ -1,4 +1,4 @@
-// The runner's commands, one file each: grade.cpp (one grading), classroom.cpp (a submission's
+// The runner's commands, one file each: grade.cpp (one grading, and profile), classroom.cpp (a submission's
 // intake, and a class), tools.cpp (list, bench, calibrate), handout.cpp (the student's copy). Each takes the user's words after
 // `./workbook COMMAND` as they were typed, checks them, builds what it needs and runs it.
 #pragma once
@@ -13,6 +13,8 @@
 namespace workbook::runner {
 
 int grade(const Checkout& checkout, Words words);
+// One step's kernels under Nsight Compute, and its lab's counters in a table (grade.cpp).
+int profile(const Checkout& checkout, Words words);
 int grade_class(const Checkout& checkout, Words words);
 int list(const Checkout& checkout, Words words);
 int bench(const Checkout& checkout, Words words);

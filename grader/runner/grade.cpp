@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bars_profile.h"
 #include "build.h"
 #include "collect.h"
 #include "commands.h"
@@ -44,6 +45,8 @@ struct Request {
   // Each step by the lab's judge, the file's host code in a planner of its own; --linked (the
   // reference solutions only) links the implementation into the lab's grader instead.
   bool judge = true;
+  // ./workbook profile: the one step to profile under Nsight Compute, and the ncu that does it.
+  std::string profile, ncu;
 };
 
 void add_once(std::vector<std::string>& list, const std::string& item) {
@@ -284,7 +287,8 @@ std::string refusal_reason(const std::string& findings, const std::string& resul
 
 // Runs one step's process confined and limited; its output goes to grade.log and its rows, once
 // believed, to the grading's. Returns its exit status.
-int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vector<std::string> command) {
+int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vector<std::string> command,
+             std::string* output_copy = nullptr) {
   const std::string work = g.results + "/steps/" + lab + "-" + step.id;
   fs::remove_all(work);
   fs::create_directories(work + "/scratch");
@@ -312,6 +316,7 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   if (g.judge) step_process.appended_on_3 = rows_file;
   const Outcome outcome = run(step_process);
   const std::string output = read_text(work + "/output.log");
+  if (output_copy != nullptr) *output_copy = output;
   g.log << output.substr(0, kMaxLoggedOutput);
   g.log << "[workbook] " << lab << ' ' << step.name << ": "
         << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began).count() << " s\n";
@@ -382,6 +387,63 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
         g.fail(lab, step.name, "the grader died (exit code " + std::to_string(status) + ") under " + tool + "; see " + log);
     }
   }
+}
+
+// ./workbook profile: the step's kernels under Nsight Compute, run as grading runs them (the judge,
+// the planner, the same confinement), then the table of its lab's counters, the reference solution's
+// beside them (run the same way, where solutions/ is here) or the values recorded on a GPU. Nothing
+// of it writes a row. Returns the exit code.
+int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const std::string& ncu,
+                 const std::vector<std::string>& reference_program) {
+  const std::string metrics = lines_of(run({{g.lister(lab), "--profile-metrics"}}).output).front();
+  const auto under_ncu = [&](const std::vector<std::string>& program) {
+    std::vector<std::string> command = {ncu, "--target-processes", "all", "--profile-from-start", "off", "--csv",
+                                        "--page", "raw", "--print-units", "base", "--metrics", metrics};
+    command.insert(command.end(), program.begin(), program.end());
+    command.insert(command.end(), {"--profile=" + step.id, "--seed=" + g.seed});
+    return command;
+  };
+  const std::string folder = g.results;
+  // What the judge said of a step it could not run (a TODO, a crash): its "[workbook] profile:" lines.
+  const auto judge_said = [&](const std::string& output) {
+    std::string said;
+    for (const std::string& line : lines_of(output))
+      if (line.starts_with("[workbook] profile: ") && !line.starts_with("[workbook] profile: " + step.id + " at "))
+        said += line + '\n';
+    return said;
+  };
+  say("profiling " + lab + " " + step.name + " (" + g.implementation + ") under Nsight Compute: each of its kernels, "
+      "one launch, at its bar's shape");
+  std::string output;
+  const int status = run_step(g, lab, step, under_ncu(g.step_program(lab)), &output);
+  const std::string output_file =
+      folder + "/" + step.id + "-" + (g.implementation == "solution" ? "solution" : "yours") + ".ncu.txt";
+  std::ofstream(output_file) << output;
+  if (status != 0 && !judge_said(output).empty()) {
+    std::cout << judge_said(output);
+    return kExitFailed;
+  }
+  std::vector<std::string> report = {g.lister(lab), "--profile-report=" + step.id, "--ncu-output=" + output_file,
+                                     "--heading=" + std::string(g.implementation == "solution" ? "solution" : "yours")};
+  if (!reference_program.empty()) {
+    say("profiling the reference solution's " + step.id + " the same way, for the comparison");
+    std::string theirs;
+    run_step(g, lab, step, under_ncu(reference_program), &theirs);
+    const std::string theirs_file = folder + "/" + step.id + "-solution.ncu.txt";
+    std::ofstream(theirs_file) << theirs;
+    report.push_back("--reference-output=" + theirs_file);
+  } else if (g.implementation != "solution") {
+    // No solutions/ here: the solution's values as recorded on this GPU, or else on an H100.
+    std::string recorded = g.checkout.root + "/classroom/profiles/" + bars_profile_file(gpu_name());
+    recorded.replace(recorded.size() - 5, 5, ".tsv");
+    if (!fs::exists(recorded)) recorded = g.checkout.root + "/classroom/profiles/nvidia-h100-80gb-hbm3.tsv";
+    if (fs::exists(recorded)) report.push_back("--recorded=" + recorded);
+  }
+  const Outcome table = run({report});
+  std::cout << '\n' << table.output;
+  g.log << table.output;
+  std::cout << "(ncu's whole output: " << g.checkout.shown(output_file) << ")\n";
+  return table.status == 0 ? 0 : kExitFailed;
 }
 
 }  // namespace
@@ -499,6 +561,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   // What is left was built for the build's GPU code, and is graded.
   const std::vector<std::string> graded_labs = g.labs;
+  if (!r.profile.empty() && graded_labs.empty()) return kExitFailed;  // said above: it did not build
   double steps_seconds = 0;  // in the steps' processes, all of them
   const auto finish = [&] {
     // Where this grading's time went, for the instructor who plans a class (docs/instructors.md).
@@ -521,11 +584,31 @@ int grade_request(const Checkout& checkout, Request& r) {
       append_rows(g.rows_path, g.rows);
       summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/true);
     }
-    say("everything is built, but grading needs a CUDA GPU and none is visible here.");
+    say(std::string("everything is built, but ") + (r.profile.empty() ? "grading" : "profile") +
+        " needs a CUDA GPU and none is visible here.");
     say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
     return kExitNoGpu;
   }
 
+  if (!r.profile.empty()) {
+    g.confinement = settle_confinement(g.step_program(graded_labs.front()).front(), g.class_slot);
+    if (!g.confinement.step_ids(0)) say("note: the step is not confined (" + g.confinement.why_not + ")");
+    const std::string& lab = graded_labs.front();
+    const std::vector<StepInfo> steps = g.chosen_steps(lab);
+    // The reference solution beside the student's, where solutions/ is here: built in the checkout's
+    // own build folder and profiled as the student's file is.
+    std::vector<std::string> reference;
+    if (g.implementation != "solution" && fs::is_directory(checkout.root + "/solutions")) {
+      const Build reference_build(checkout, checkout.build_dir, r.results);
+      if (!reference_build.graders({lab}, "solution", "", true).built.empty()) {
+        const std::string folder = checkout.build_dir + "/labs/" + lab;
+        reference = {folder + "/judge_" + lab, "--planner=" + folder + "/plan_" + lab + "_solution",
+                     "--device-code=" + folder + "/liblab" + lab + "_solution.a"};
+        if (fs::exists(folder + "/liblab" + lab + "_given.a")) reference.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
+      }
+    }
+    return profile_step(g, lab, steps.front(), r.ncu, reference);
+  }
   std::string labs_text;
   for (const std::string& lab : graded_labs) labs_text += (labs_text.empty() ? "" : " ") + lab;
   say("grading " + labs_text + " (" + g.implementation + "), seed " + g.seed + "; replay with --seed " + g.seed +
@@ -574,7 +657,61 @@ int grade_request(const Checkout& checkout, Request& r) {
   return finish();
 }
 
+// Nsight Compute's command line: WORKBOOK_NCU, else ncu on PATH, else beside nvcc (the toolkit's).
+std::string find_ncu() {
+  if (const char* chosen = std::getenv("WORKBOOK_NCU"); chosen != nullptr && *chosen != '\0') {
+    if (access(chosen, X_OK) != 0)
+      throw Fatal(kExitMissingTools, std::string("WORKBOOK_NCU names ") + chosen + ", which is not a program here: "
+                                     "point it at Nsight Compute's ncu, or unset it to use the toolkit's");
+    return chosen;
+  }
+  if (on_path("ncu")) return path_of("ncu");
+  const std::string nvcc = path_of("nvcc");
+  if (!nvcc.empty()) {
+    const std::string beside = fs::path(nvcc).parent_path().string() + "/ncu";
+    if (access(beside.c_str(), X_OK) == 0) return beside;
+  }
+  throw Fatal(kExitMissingTools, "profile runs your kernels under Nsight Compute's ncu, which comes with the CUDA toolkit "
+                                 "and is not here (neither on PATH nor beside nvcc): install the toolkit's Nsight Compute "
+                                 "(nsight-compute), or set WORKBOOK_NCU to its ncu. Grading does not need it");
+}
+
 }  // namespace
+
+int profile(const Checkout& checkout, Words words) {
+  Request r;
+  r.results = checkout.results + "/profile";
+  static const std::regex step_id("[0-9]{2}\\.[0-9]+");
+  for (std::string word; words.next(word);) {
+    if (word == "--solution") r.implementation = "solution";
+    else if (word == "--submission") r.submission = checkout.from_caller(words.value("a folder or an archive"));
+    else if (word == "--seed") r.seed = checked_seed(words.value("a value"));
+    else if (word == "--timeout") r.timeout_s = words.value("seconds");
+    else if (word.starts_with("-")) throw Fatal(kExitUsage, "profile: unknown option " + word + " (see ./workbook --help)");
+    else if (!r.profile.empty()) throw Fatal(kExitUsage, "profile takes one step, like 03.2, not '" + r.profile + "' and '" + word + "'");
+    else if (!std::regex_match(word, step_id))
+      throw Fatal(kExitUsage, "profile takes a step's id, like 03.2 (./workbook list shows them), not '" + word + "'");
+    else r.profile = word;
+  }
+  if (r.profile.empty()) throw Fatal(kExitUsage, "profile takes a step's id, like 03.2: ./workbook profile 03.2");
+  const std::string lab = checkout.lab_named(r.profile.substr(0, 2));
+  const std::vector<std::string> ids = checkout.step_ids(lab);
+  if (std::find(ids.begin(), ids.end(), r.profile) == ids.end()) {
+    std::string known;
+    for (const std::string& id : ids) known += id + " ";
+    throw Fatal(kExitUsage, lab + " has no step " + r.profile + "; its steps are: " + known);
+  }
+  r.labs = {lab};
+  r.steps = {r.profile};
+  if (!std::regex_match(r.timeout_s, std::regex("[1-9][0-9]{0,5}")))
+    throw Fatal(kExitUsage, "--timeout takes a whole number of seconds (1 to 999999), not '" + r.timeout_s + "'");
+  if (r.implementation == "solution" && !fs::is_directory(checkout.root + "/solutions"))
+    throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
+  if (!r.submission.empty() && r.implementation == "solution")
+    throw Fatal(kExitUsage, "--submission profiles a student's file: it cannot be combined with --solution");
+  r.ncu = find_ncu();  // before building: a missing tool is said at once
+  return grade_request(checkout, r);
+}
 
 int grade(const Checkout& checkout, Words words) {
   Request request = read_request(checkout, std::move(words));

@@ -1,13 +1,14 @@
 // workbook_runner: the grading flow. ./workbook installs the tools, configures the build and builds
 // this program, then hands it the user's command as typed; it links no student code (the trust
 // boundary, docs/integrity.md). Each command is a file of its own:
-//   grade.cpp      grade: build each lab's grader, audit, run each step confined, the reports
+//   grade.cpp      grade: build each lab's grader, audit, run each step confined, the reports;
+//                  profile: one step's kernels under Nsight Compute, the lab's counters
 //   classroom.cpp  a submission's intake, and grade-class
 //   tools.cpp      list, bench, calibrate
 //   handout.cpp    handout: the student's copy, written and checked
 //
 //   workbook_runner COMMAND --root=DIR --preset=NAME [--caller=DIR] -- WORDS...
-//       COMMAND is grade, grade-class, list, bench, calibrate or handout; WORDS are the user's, as
+//       COMMAND is grade, profile, grade-class, list, bench, calibrate or handout; WORDS are the user's, as
 //       ./workbook --help documents them
 //   workbook_runner summarize --rows=FILE [--json=FILE] [--junit=FILE] [--points=FILE]
 //       the scorecard and reports of a rows file (the CPU tests use it)
@@ -63,17 +64,18 @@ int dispatch(const std::string& command, const Arguments& a) {
   checkout.results = checkout.root + "/results";
   const Words words(a.words);
   if (checkout.root.empty() || checkout.preset.empty()) {
-    if (command == "grade" || command == "grade-class" || command == "list" || command == "bench" || command == "calibrate" ||
+    if (command == "grade" || command == "profile" || command == "grade-class" || command == "list" || command == "bench" || command == "calibrate" ||
         command == "handout")
       throw Fatal(kExitUsage, "workbook_runner " + command + " needs --root and --preset (./workbook runs it)");
   }
   if (command == "grade") return grade(checkout, words);
+  if (command == "profile") return profile(checkout, words);
   if (command == "grade-class") return grade_class(checkout, words);
   if (command == "list") return list(checkout, words);
   if (command == "bench") return bench(checkout, words);
   if (command == "calibrate") return calibrate(checkout, words);
   if (command == "handout") return handout(checkout, words);
-  throw Fatal(kExitUsage, "workbook_runner needs a command: grade, grade-class, list, bench, calibrate, handout or summarize (./workbook runs it)");
+  throw Fatal(kExitUsage, "workbook_runner needs a command: grade, profile, grade-class, list, bench, calibrate, handout or summarize (./workbook runs it)");
 }
 
 }  // namespace

@@ -139,6 +139,19 @@ expect 2 "doxygen cannot build the site in a folder whose path has a space" "$sc
 expect 2 "needs the folder of submissions" "$root/workbook" grade-class
 expect 2 "holds no submission" "$root/workbook" grade-class "$scratch/no_class"
 expect 2 "unknown option --bogus" "$root/workbook" grade-class "$scratch/no_class" --bogus
+# profile: one step by its id; without Nsight Compute it says where to get it, before building.
+expect 2 "profile takes a step's id, like 03.2: ./workbook profile 03.2" "$root/workbook" profile
+expect 2 "profile takes a step's id, like 03.2 (./workbook list shows them), not '03'" "$root/workbook" profile 03
+expect 2 "03_transpose has no step 03.9; its steps are: 03.1" "$root/workbook" profile 03.9
+expect 2 "profile takes one step, like 03.2, not '03.1' and '03.2'" "$root/workbook" profile 03.1 03.2
+expect 2 "profile: unknown option --bogus" "$root/workbook" profile 03.1 --bogus
+expect 3 "WORKBOOK_NCU names /nonexistent/ncu, which is not a program here" env WORKBOOK_NCU=/nonexistent/ncu "$root/workbook" profile 03.1
+nvcc_folder=$(dirname "$(command -v nvcc 2>/dev/null || echo /none/nvcc)")
+if command -v ncu >/dev/null 2>&1 || [ -x "$nvcc_folder/ncu" ]; then
+  echo "ok: ncu is here, so its absence is not tested"
+else
+  expect 3 "and is not here (neither on PATH nor beside nvcc): install the toolkit's Nsight Compute" "$root/workbook" profile 03.1
+fi
 expect 2 "no lab '99'" "$root/workbook" calibrate 99
 expect 2 "calibrate: unknown option --bogus" "$root/workbook" calibrate --bogus
 # Without a GPU, calibrate says so before it builds anything (it only measures).

@@ -192,6 +192,21 @@ struct LatencyLab {
   }
   static Condition default_condition() { return kLowOccupancy; }
   static workbook::Reference reference() { return {"FMA peak", true}; }  // 8 chains per thread at full occupancy
+  // What ./workbook profile shows (profile.h): 01.4's kernel, whose idea is the FMA pipe kept full by
+  // independent chains at low occupancy.
+  static std::vector<workbook::profile::Counter> counters() {
+    namespace p = workbook::profile;
+    return {
+        p::fma_pipe("the FP32 units' busy cycles: Little's law asks for latency x throughput FMAs in flight to fill "
+                    "them, from independent chains when warps are few"),
+        p::metric("issue slots used (%)", "sm__inst_issued.avg.pct_of_peak_sustained_active", 1,
+                  "one chain per thread lets a warp issue an FMA only when the previous one is done: a few % of the "
+                  "slots; each independent chain adds one"),
+        p::achieved_occupancy("warps resident: the bar is judged at low occupancy, where only ILP can hide the latency"),
+        p::top_stall_reasons("wait: an FMA waits for the one it depends on, a chain too short of independent work; "
+                             "math_pipe_throttle: the pipe is full, the goal"),
+    };
+  }
   static std::string describe(const Step&, const Condition& shape) { return shape.describe(); }
   static std::vector<Condition> info_conditions(const Step& step) {
     if (kind_of(step) != Kind::kIlp) return {};

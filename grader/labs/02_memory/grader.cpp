@@ -100,6 +100,18 @@ struct MemoryLab {
   }
   static Condition default_condition() { return kLowOccupancy; }
   static workbook::Reference reference() { return {"cudaMemcpy", true}; }
+  // What ./workbook profile shows (profile.h): Volkov's bytes in flight, against occupancy.
+  static std::vector<workbook::profile::Counter> counters() {
+    namespace p = workbook::profile;
+    return {
+        p::dram_throughput("the bandwidth the copy reached, as % of device memory's peak: the step's goal"),
+        p::achieved_occupancy("warps resident: the bars are judged at 6.25% occupancy, so warps cannot be the way"),
+        p::bytes_in_flight_per_sm(0.7, "by Little's law at the handout's 0.7 us: about 16 KiB per SM keeps the H100's "
+                                       "memory busy; more floats per load, and more loads per thread, raise it"),
+        p::top_stall_reasons("long_scoreboard: warps wait for their loads, too few bytes in flight; lg_throttle: the "
+                             "load queue is full, loads too narrow"),
+    };
+  }
   static std::string describe(const Step&, const Condition& shape) { return shape.describe(); }
   // Every step is also shown at a quarter and at full occupancy: Volkov's curve, row by row. The
   // copy engine's step at 6.25%, beside 02.4: its ring of shared memory leaves room for no more blocks.

@@ -102,6 +102,20 @@ struct TransposeLab {
   }
   static Condition default_condition() { return kBarShape; }
   static workbook::Reference reference() { return {"cudaMemcpy", true}; }
+  // What ./workbook profile shows (profile.h): coalescing in global memory, bank conflicts in shared.
+  static std::vector<workbook::profile::Counter> counters() {
+    namespace p = workbook::profile;
+    return {
+        p::global_sectors_per_request(true, "4 when a warp's 32 floats are consecutive: a row of the tile"),
+        p::global_sectors_per_request(false, "4 when a warp stores along a row; 32 when it stores down a column, as "
+                                             "the naive transpose does"),
+        p::shared_wavefronts_per_request(true, "1 when a warp's 32 reads fall in 32 banks; 32 when it reads a column "
+                                               "of an unpadded 32 x 32 tile, all in one bank (03.1): a padded row of "
+                                               "33 floats (03.2) makes it 1"),
+        p::shared_wavefronts_per_request(false, "the same for the tile's writes"),
+        p::dram_throughput("the bandwidth the transpose reached, as % of device memory's peak: a copy's is its roof"),
+    };
+  }
   static std::string describe(const Step&, const Condition& shape) { return shape.describe(); }
   static std::vector<Condition> info_conditions(const Step&) { return {kBarShape, kOddShape}; }
   static std::string extra_requirement(const Step&, const Condition&, const workbook::Measurement&) { return ""; }

@@ -202,6 +202,24 @@ struct SgemmLab {
   }
   static Condition default_condition() { return kBarShape; }
   static workbook::Reference reference() { return {"cuBLAS SGEMM", false}; }  // a kernel may beat it
+  // What ./workbook profile shows (profile.h): FMA throughput, and the shared-memory traffic and
+  // registers each FMA costs, rung by rung.
+  static std::vector<workbook::profile::Counter> counters() {
+    namespace p = workbook::profile;
+    return {
+        p::fma_pipe("the FP32 units' busy cycles: the roof the ladder climbs toward"),
+        p::ratio("shared loads per FMA", "smsp__inst_executed_op_shared_ld.sum",
+                 "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 32.0, 2,
+                 "shared-memory load instructions per FMA instruction: 04.2 loads two floats per FMA; each output a "
+                 "thread keeps in registers reuses a loaded value, and register blocking (04.7) reuses both"),
+        p::metric("registers per thread", "launch__registers_per_thread", 0,
+                  "more outputs per thread cost registers, and registers cost occupancy: the trade Volkov makes"),
+        p::local_memory_instructions("spills: a thread's outputs outgrew its registers; should be 0"),
+        p::top_stall_reasons("long_scoreboard: waiting for global loads (04.8's double buffering hides them); "
+                             "mio_throttle or short_scoreboard: shared-memory traffic; barrier: __syncthreads; "
+                             "not_selected or math_pipe_throttle: warps ready and the FMA units busy, the goal"),
+    };
+  }
   static std::string describe(const Step& step, const Condition& shape) {
     std::ostringstream at;
     at << shape.describe() << ", " << std::setprecision(3) << shared_bytes_per_flop(step.id) << " B shared/flop";

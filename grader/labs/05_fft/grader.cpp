@@ -200,6 +200,18 @@ struct FftLab {
   }
   static Condition default_condition() { return kBarBatch; }
   static workbook::Reference reference() { return {"cuFFT", false}; }  // a kernel may beat it
+  // What ./workbook profile shows (profile.h): bank conflicts, local memory, device memory.
+  static std::vector<workbook::profile::Counter> counters() {
+    namespace p = workbook::profile;
+    return {
+        p::shared_wavefronts_per_request(true, "power-of-two strides land in one bank: above 1, the exchange through "
+                                               "shared memory has bank conflicts (pad or swizzle the index)"),
+        p::shared_wavefronts_per_request(false, "the same for the exchange's writes"),
+        p::local_memory_instructions("an array of complex values indexed at run time lives in local memory; fully "
+                                     "unrolled, it stays in registers: should be 0"),
+        p::dram_throughput("a large FFT reads and writes every element once per pass: fewer passes, less traffic"),
+    };
+  }
   static std::string describe(const Step& step, const Condition& batch) {
     const Design d = design_of(step.id);
     if (d.outputs_per_thread == 0) return batch.describe();

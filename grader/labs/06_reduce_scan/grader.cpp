@@ -107,6 +107,18 @@ struct ReduceScanLab {
   }
   static Condition default_condition() { return kSumBar; }
   static workbook::Reference reference() { return {"CUB", false}; }  // a kernel may beat it
+  // What ./workbook profile shows (profile.h): reductions and scans are bound by device memory.
+  static std::vector<workbook::profile::Counter> counters() {
+    namespace p = workbook::profile;
+    return {
+        p::dram_throughput("the bandwidth reached, as % of device memory's peak: a reduction or a scan reads its "
+                           "input once, so this is its roof"),
+        p::achieved_occupancy("warps resident: loads in flight come from warps, or from several loads per thread"),
+        p::global_sectors_per_request(true, "4 when a warp reads 32 consecutive values; more for strided reads"),
+        p::top_stall_reasons("barrier: __syncthreads between a tree's levels (warp shuffles need none); "
+                             "long_scoreboard: waiting for loads, too few in flight"),
+    };
+  }
   static std::string describe(const Step&, const Condition& measure) { return measure.describe(); }
   static std::vector<Condition> info_conditions(const Step&) { return {}; }
   static std::string extra_requirement(const Step&, const Condition&, const workbook::Measurement&) { return ""; }

@@ -1,0 +1,62 @@
+// A step's kernels run once for `./workbook profile NN.k` (profile.h), under Nsight Compute: the
+// judge replays the step's plan at its bar's first shape, once to warm up (module loading, first
+// launches), then once between cudaProfilerStart() and cudaProfilerStop(), the range ncu profiles
+// with --profile-from-start off. Nothing is timed or checked, and no row is written.
+#pragma once
+
+#include <cuda_profiler_api.h>
+
+#include <algorithm>
+#include <iostream>
+#include <string>
+
+#include "grade_step.h"
+#include "judge.h"
+#include "session.h"
+#include "workbook/cuda.h"
+
+namespace workbook {
+
+template <typename Lab>
+int profile_step(const std::string& id) {
+  const auto& steps = Lab::steps();
+  const auto found = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return s.id == id; });
+  const auto said = [&](const std::string& why, int status) {
+    std::cout << "[workbook] profile: " << why << '\n';
+    return status;
+  };
+  if (found == steps.end()) return said(std::string(Lab::kName) + " has no step " + id, 2);
+  const auto& step = *found;
+  if (step.launcher == nullptr) return said(id + " runs no kernel of yours (it answers on the host): nothing to profile", 2);
+  if (step.bar.empty())
+    return said(id + " has no bar, so no shape to profile it at: its correctness cases are its measurement", 2);
+  if (step.min_compute_capability > session().compute_capability)
+    return said(id + " needs a GPU of compute capability " + std::to_string(step.min_compute_capability / 10) + "." +
+                    std::to_string(step.min_compute_capability % 10) + " or newer",
+                2);
+  if (!session().machine_refusal.empty()) return said(session().machine_refusal, 2);
+  const auto condition = graded_requirement(step, 0).at;
+  std::cout << "[workbook] profile: " << id << " at " << Lab::describe(step, condition) << '\n';
+  const cudaStream_t stream = session().stream;
+  const std::string failure = failure_of([&] {
+    try {
+      const auto timed = Lab::timed(condition);
+      give_workspace(step, timed->problem, timed->arrays);
+      // The plan is asked for once, and the planner ended, before anything runs (judge.h).
+      if (Judge* judging = judge()) judging->plan_ahead([&] { step.launcher(timed->problem, stream); });
+      step.launcher(timed->problem, stream);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      CUDA_CHECK(cudaProfilerStart());
+      step.launcher(timed->problem, stream);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      CUDA_CHECK(cudaProfilerStop());
+    } catch (const NotImplemented& todo) {
+      return id + " is not written yet: " + todo.what();
+    }
+    return std::string();
+  });
+  if (!failure.empty()) return said(with_cuda_advice(failure, id), 1);
+  return 0;
+}
+
+}  // namespace workbook
