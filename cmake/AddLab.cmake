@@ -24,6 +24,7 @@
 #         [MUTANT_CONTROLS <name|steps>...] [INCLUDE_MUTANTS <name|finding>...]
 #         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
 #         [BOUNDARY_MUTANTS <name|steps|honest or name|steps|refusal text>...]
+#         [JUDGED_DEFENCE_MUTANTS <name|defence|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
 #   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
@@ -83,6 +84,10 @@
 # its steps: "honest", each is graded on its own kernels' time (passes or misses its bar, and trips
 # no other defence: work that escaped the timer would trip [ceiling]), or each fails with the
 # planner's refusal, whose text is given.
+# A JUDGED_DEFENCE_MUTANT is a DEFENCE_MUTANT whose defence reads the student's machine code
+# ([block-order], [stage-reuse]): judged as a student's file is, where the judge reads the dump the
+# build wrote beside the file's library (machine_code.h) rather than its own program, it must fail
+# on its steps naming the defence.
 # HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 #
@@ -207,7 +212,7 @@ endfunction()
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS;JUDGED_DEFENCE_MUTANTS")
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
@@ -297,6 +302,9 @@ function(add_lab_proofs lab)
   endforeach()
   foreach(spec IN LISTS LAB_BOUNDARY_MUTANTS)
     _add_boundary_mutant(${lab} "${spec}")
+  endforeach()
+  foreach(spec IN LISTS LAB_JUDGED_DEFENCE_MUTANTS)
+    _add_judged_defence_mutant(${lab} "${spec}")
   endforeach()
 
   set(repeat_steps "--test-suite=${lab}")  # every step: the steps table's test cases are the lab's suite
@@ -560,6 +568,22 @@ function(_add_boundary_mutant lab spec)
   endif()
   add_test(NAME "${name}" COMMAND ${judged})
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;boundary" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endfunction()
+
+# "name|defence|steps": see add_lab_proofs() above.
+function(_add_judged_defence_mutant lab spec)
+  string(REPLACE "|" ";" fields "${spec}")
+  list(LENGTH fields count)
+  if(NOT count EQUAL 3)
+    message(FATAL_ERROR "add_lab_proofs(${lab}): JUDGED_DEFENCE_MUTANTS takes name|defence|steps, not '${spec}'")
+  endif()
+  list(GET fields 0 mutant)
+  list(GET fields 1 defence)
+  list(GET fields 2 steps)
+  _judged_mutant(${lab} ${mutant} judged)
+  set(name "${lab}.judge: mutant_${mutant}, judged, its machine code read as a student's is: [${defence}] rejects it on ${steps}")
+  add_test(NAME "${name}" COMMAND ${judged} "--step=${steps}" "--expect-reason=[${defence}]")
+  set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
 # plan_<NN_topic>_<kind>, the implementation's planner (the trust boundary, grader/harness/planner.h):

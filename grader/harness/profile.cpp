@@ -248,7 +248,9 @@ std::string recorded_lines(const std::string& step, const Values& values, const 
 }
 
 std::string readable(std::string kernel_name) {
-  for (const std::string anonymous : {"(anonymous namespace)::", "<unnamed>::", "unnamed>::"})
+  // ncu writes an anonymous namespace "unnamed>::", at the start of a name and inside a template's
+  // arguments alike ("kernel<unnamed>::Policy, 1>": the '<' there is the template's).
+  for (const std::string anonymous : {"(anonymous namespace)::", "unnamed>::"})
     for (std::size_t at; (at = kernel_name.find(anonymous)) != std::string::npos;) kernel_name.erase(at, anonymous.size());
   return kernel_name;
 }

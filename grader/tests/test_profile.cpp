@@ -41,6 +41,9 @@ TEST_CASE("ncu's CSV among the judge's lines: one kernel per row, numbers with t
   CHECK(kernels[0].values.at("device__attribute_multiprocessor_count") == 132);
   CHECK_FALSE(kernels[0].values.contains("device__attribute_display_name"));  // not a number
   CHECK(kernels_in("[workbook] no CSV here\n==PROF== Disconnected\n").empty());
+  const std::vector<Kernel> templated = kernels_in(recorded("04.7-solution.ncu.txt"));
+  REQUIRE(templated.size() == 1);
+  CHECK(readable(templated[0].name).starts_with("void sgemm_register_blocked_kernel<BlockedPolicy, 1>(const float *"));
 }
 
 TEST_CASE("03.1 against 03.2: a padded tile takes a warp's column reads from 32 wavefronts to 1") {
