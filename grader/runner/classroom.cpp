@@ -64,6 +64,13 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
     throw Fatal(kExitUsage, "--submission: '" + fs::path(path).filename().string() +
                      "' gives no name to keep its results under: name the archive or folder for its student (not empty, not starting with '.')");
   const std::string results = root + "/results/submissions/" + *name, unpacked = results + "/unpacked";
+  // A file taken again with the same bytes keeps its time, so that its build is not redone: grade-class
+  // --build-ahead takes and builds a student's files while the GPU grades the student before, then
+  // takes them again to grade them.
+  std::map<std::string, std::pair<std::string, fs::file_time_type>> taken_before;
+  if (fs::is_directory(results + "/taken"))
+    for (const std::string& file : plain_files(results + "/taken"))
+      taken_before[file] = {read_text(results + "/taken/" + file), fs::last_write_time(results + "/taken/" + file)};
   fs::remove_all(results);
   fs::create_directories(unpacked);
   const std::string extension = path.ends_with(".tar.gz") ? "tar.gz" : fs::path(path).extension().string().substr(std::min<std::size_t>(1, fs::path(path).extension().string().size()));
@@ -120,6 +127,9 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
     if (!wanted.empty() && !labs.contains(lab_of_file[wanted])) {
       fs::create_directories(fs::path(results + "/taken/" + wanted).parent_path());
       fs::copy_file(unpacked + "/" + file, results + "/taken/" + wanted);
+      if (const auto before = taken_before.find(wanted);
+          before != taken_before.end() && before->second.first == read_text(results + "/taken/" + wanted))
+        fs::last_write_time(results + "/taken/" + wanted, before->second.second);
       labs.insert(lab_of_file[wanted]);
       taken.push_back(wanted);
     } else {
@@ -194,6 +204,7 @@ struct SlurmRequest {
   int task = -1;  // a task's own index (its script passes $SLURM_ARRAY_TASK_ID)
   std::string partition, time = "04:00:00", account, gres = "gpu:1", array_job;
   std::vector<std::string> extra;  // --slurm-option, as sbatch takes them
+  bool build_ahead = false;        // grade-class --build-ahead, passed on to each task
 };
 
 bool read_slurm_option(const std::string& word, Words& words, SlurmRequest& slurm) {
@@ -251,6 +262,7 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
   command.insert(command.end(), labs.begin(), labs.end());
   command.insert(command.end(), passed_on.begin(), passed_on.end());
   command.insert(command.end(), {"--seed", seed, "--slurm-tasks", std::to_string(slurm.tasks)});
+  if (slurm.build_ahead) command.push_back("--build-ahead");
   if (!points_path.empty()) command.insert(command.end(), {"--points", points_path});
   std::string line;
   for (const std::string& word : command) line += quoted(word) + " ";
@@ -321,6 +333,7 @@ int grade_class(const Checkout& checkout, Words words) {
   std::string dir, points_path = checkout.root + "/classroom/points.conf";
   std::vector<std::string> labs, passed_on;  // passed_on: the options each grading takes as they are
   std::string seed, gpus_chosen;
+  bool build_ahead = false;
   SlurmRequest slurm;
   for (std::string word; words.next(word);) {
     if (read_slurm_option(word, words, slurm)) continue;
@@ -335,8 +348,10 @@ int grade_class(const Checkout& checkout, Words words) {
       passed_on.push_back(word);
     } else if (word == "--gpus") {
       gpus_chosen = words.value("'all' or a list like 0,1");
+    } else if (word == "--build-ahead") {
+      build_ahead = slurm.build_ahead = true;
     } else if (word.starts_with("-")) {
-      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus, --no-device-trace "
+      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus, --build-ahead, --no-device-trace "
                               "and --slurm with its options: see ./workbook --help)");
     } else if (dir.empty()) {
       dir = checkout.from_caller(word);
@@ -425,7 +440,9 @@ int grade_class(const Checkout& checkout, Words words) {
   std::vector<std::chrono::steady_clock::time_point> began(to_grade.size());
   // Each submission is a grading of its own, by this program: one that crashes the grading is
   // that student's failure, and the next one runs. On several GPUs, one such grading runs on each.
-  const auto grading_of = [&](std::size_t job, std::size_t slot) {
+  // `lane` (--build-ahead): which of the slot's two build folders, one grading while the next
+  // student builds in the other; `ahead`: that build, which grades nothing.
+  const auto grading_in = [&](std::size_t job, std::size_t slot, std::size_t lane, bool ahead) {
     const Student& student = students_in_order[to_grade[job]];
     const std::string own = class_dir + "/" + student.name;
     fs::create_directories(own);
@@ -436,15 +453,20 @@ int grade_class(const Checkout& checkout, Words words) {
     if (!points_path.empty()) argv.insert(argv.end(), {"--points", points_path});
     argv.insert(argv.end(), {"--json", own + "/results.json"});
     std::vector<std::pair<std::string, std::string>> env;
-    if (!gpus[slot].empty()) {
-      argv.insert(argv.end(), {"--class-slot", std::to_string(slot)});
-      env.emplace_back("CUDA_VISIBLE_DEVICES", gpus[slot]);
-    } else if (slurm.task > 0) {  // Slurm's tasks may run at once on one node: a build folder each
-      argv.insert(argv.end(), {"--class-slot", std::to_string(slurm.task)});
+    // The build folder (and the range of step users) this grading takes: one per GPU, or per Slurm
+    // task (tasks may run at once on one node), and per lane.
+    const std::size_t folders = slurm.task >= 0 ? static_cast<std::size_t>(slurm.tasks) : gpus.size();
+    const std::size_t folder = (slurm.task >= 0 ? static_cast<std::size_t>(slurm.task) : slot) + lane * folders;
+    if (!gpus[slot].empty()) env.emplace_back("CUDA_VISIBLE_DEVICES", gpus[slot]);
+    if (!gpus[slot].empty() || folder > 0) argv.insert(argv.end(), {"--class-slot", std::to_string(folder)});
+    if (ahead) {
+      argv.push_back("--build-only");
+      return Command(argv, env, "", own + "/build-ahead.txt");
     }
     began[job] = std::chrono::steady_clock::now();
     return Command(argv, env, "", own + "/grade.txt");
   };
+  const auto grading_of = [&](std::size_t job, std::size_t slot) { return grading_in(job, slot, 0, false); };
   const auto graded = [&](std::size_t job, std::size_t slot, int status) {
     Student& student = students_in_order[to_grade[job]];
     const std::string console = read_text(class_dir + "/" + student.name + "/grade.txt");
@@ -485,11 +507,16 @@ int grade_class(const Checkout& checkout, Words words) {
     std::vector<std::size_t> mine;
     for (std::size_t job = 0; job < to_grade.size(); ++job)
       if (static_cast<int>(job % static_cast<std::size_t>(slurm.tasks)) == slurm.task) mine.push_back(job);
-    run_on_slots(mine.size(), 1, [&](std::size_t i, std::size_t slot) { return grading_of(mine[i], slot); },
-                 [&](std::size_t i, std::size_t slot, int status) {
-                   std::ofstream(class_dir + "/" + students_in_order[to_grade[mine[i]]].name + "/exit-status") << status << '\n';
-                   graded(mine[i], slot, status);
-                 });
+    const auto graded_here = [&](std::size_t i, std::size_t slot, int status) {
+      std::ofstream(class_dir + "/" + students_in_order[to_grade[mine[i]]].name + "/exit-status") << status << '\n';
+      graded(mine[i], slot, status);
+    };
+    if (build_ahead)
+      run_on_slots_ahead(
+          mine.size(), 1, [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading_in(mine[i], slot, lane, false); },
+          [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading_in(mine[i], slot, lane, true); }, graded_here);
+    else
+      run_on_slots(mine.size(), 1, [&](std::size_t i, std::size_t slot) { return grading_of(mine[i], slot); }, graded_here);
     return 0;
   }
   if (slurm.merge) {
@@ -509,6 +536,10 @@ int grade_class(const Checkout& checkout, Words words) {
       student.line = summary_line(student.name, 0, 0, 0, student.note);
       std::cout << student.line << std::endl;
     }
+  } else if (build_ahead) {
+    run_on_slots_ahead(
+        to_grade.size(), gpus.size(), [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, false); },
+        [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, true); }, graded);
   } else {
     run_on_slots(to_grade.size(), gpus.size(), grading_of, graded);
   }

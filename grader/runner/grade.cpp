@@ -41,6 +41,8 @@ struct Request {
   // grade-class's worker slot (--class-slot, one per GPU): a submission's build folder of its own,
   // so that students graded at once on several GPUs never build in the same folder.
   int class_slot = 0;
+  // grade-class --build-ahead's: take the submission and build it, and grade nothing (yet).
+  bool build_only = false;
   bool trace = true;
   // Each step by the lab's judge, the file's host code in a planner of its own; --linked (the
   // reference solutions only) links the implementation into the lab's grader instead.
@@ -102,6 +104,7 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--json") r.json = writable(checkout, "--json", words.value("a file"));
     else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
+    else if (word == "--build-only") r.build_only = true;  // grade-class --build-ahead's
     else if (word == "--class-slot") {  // grade-class's, for the build folder of the GPU it grades on
       const std::string slot = words.value("a number");
       if (!std::regex_match(slot, std::regex("[0-9]{1,3}")))
@@ -498,6 +501,11 @@ int grade_request(const Checkout& checkout, Request& r) {
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
   const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
   const auto built_at = std::chrono::steady_clock::now();
+  if (r.build_only) {  // the grading that follows builds again, and finds it done
+    say("built ahead in " + checkout.shown(build.folder()) + ", " + std::to_string(built.built.size()) + " of " +
+        std::to_string(r.labs.size()) + " labs; graded later");
+    return 0;
+  }
 
   Grading g(checkout);
   g.build_dir = build.folder();

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -216,6 +217,76 @@ void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Comma
     end_what_it_left(still_running);
     free_slots.push_back(job.slot);
     done(job.job, job.slot, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  }
+  end_what_it_left();
+}
+
+void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
+                        const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& make,
+                        const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& prepare,
+                        const std::function<void(std::size_t job, std::size_t slot, int status)>& done) {
+  if (slots == 0) throw std::invalid_argument("run_on_slots_ahead: no slot");
+  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
+  struct Slot {
+    std::optional<pid_t> job_pid;         // the job running on it
+    std::size_t job = 0;
+    std::size_t next_lane = 0;            // where its next job runs
+    std::optional<std::size_t> reserved;  // the job it runs next, prepared (or being prepared) in next_lane
+    std::optional<pid_t> preparing;       // that preparation, while it runs
+  };
+  std::vector<Slot> state(slots);
+  std::size_t next = 0;
+  const auto start = [&](std::size_t s, std::size_t job) {
+    Slot& slot = state[s];
+    const std::size_t lane = slot.next_lane;
+    Command command = make(job, s, lane);
+    if (command.output_path.empty()) throw std::invalid_argument("run_on_slots_ahead: each job writes its output to a file");
+    slot.job_pid = spawn(command, -1);
+    slot.job = job;
+    slot.next_lane = 1 - lane;
+    slot.reserved.reset();
+    if (next < jobs) {  // the job this slot takes next, prepared in the other lane meanwhile
+      slot.reserved = next++;
+      Command preparation = prepare(*slot.reserved, s, slot.next_lane);
+      if (preparation.output_path.empty()) throw std::invalid_argument("run_on_slots_ahead: each preparation writes its output to a file");
+      slot.preparing = spawn(preparation, -1);
+    }
+  };
+  const auto busy = [&] {
+    for (const Slot& slot : state)
+      if (slot.job_pid || slot.preparing || slot.reserved) return true;
+    return false;
+  };
+  while (next < jobs || busy()) {
+    for (std::size_t s = 0; s < slots; ++s) {  // slot 0 first
+      Slot& slot = state[s];
+      if (slot.job_pid || slot.preparing) continue;
+      if (slot.reserved) start(s, *slot.reserved);
+      else if (next < jobs) start(s, next++);
+    }
+    int status = 0;
+    const pid_t ended = waitpid(-1, &status, 0);
+    if (ended < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    }
+    std::optional<std::size_t> job_slot, preparation_slot;
+    for (std::size_t s = 0; s < slots; ++s) {
+      if (state[s].job_pid == ended) job_slot = s;
+      if (state[s].preparing == ended) preparation_slot = s;
+    }
+    if (!job_slot && !preparation_slot) continue;  // something a job left, handed to us and now reaped
+    if (job_slot) state[*job_slot].job_pid.reset();
+    if (preparation_slot) state[*preparation_slot].preparing.reset();
+    // What it left running is ours now: ended, sparing every job and preparation still running.
+    std::set<pid_t> still_running;
+    for (const Slot& slot : state) {
+      if (slot.job_pid) still_running.insert(*slot.job_pid);
+      if (slot.preparing) still_running.insert(*slot.preparing);
+    }
+    end_what_it_left(still_running);
+    if (job_slot) done(state[*job_slot].job, *job_slot, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
   }
   end_what_it_left();
 }

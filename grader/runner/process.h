@@ -45,6 +45,18 @@ int run_lines(const Command& command, const std::function<void(const std::string
 void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Command(std::size_t job, std::size_t slot)>& make,
                   const std::function<void(std::size_t job, std::size_t slot, int status)>& done);
 
+// run_on_slots() with each job's preparation run ahead of it, beside the job before it on the same
+// slot (grade-class --build-ahead: a student's build on the CPU while the GPU grades the student
+// before). Each slot has two lanes (a build folder each): its first job runs in lane 0 unprepared;
+// while a job runs in one lane, the job the slot takes next is prepared, prepare(job, slot, lane),
+// in the other; that job starts once both have ended, in the lane it was prepared in. make(job,
+// slot, lane) gives the job's command, which must do all its work whether or not its preparation
+// did (a preparation's status is not read). What a preparation leaves running is ended with it.
+void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
+                        const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& make,
+                        const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& prepare,
+                        const std::function<void(std::size_t job, std::size_t slot, int status)>& done);
+
 // Where `program` is: itself when it is a path that is executable, else the first executable of
 // that name on PATH; "" when there is none.
 std::string path_of(const std::string& program);

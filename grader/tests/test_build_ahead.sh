@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# grade-class --build-ahead: each GPU's next student is built while the student before is graded,
+# in the other of the GPU's two build folders, so that their grading finds the build done. Three
+# students of lab 02 on one slot (CPU or GPU): the first builds as grade does; the next two were
+# built ahead (build-ahead.txt), their grading compiles none of their files, and every student gets
+# their row. On the CPU each grading ends with "no GPU visible", as grade-class says without one.
+# usage: test_build_ahead.sh ROOT WORK_DIR
+set -uo pipefail
+root=$1 work=$2
+rm -rf "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+for who in ann ben cat; do
+  mkdir -p "$work/class/$who/labs/02_memory"
+  cp "$root/labs/02_memory/memory.cu" "$work/class/$who/labs/02_memory/"
+  echo "// $who's copy, $(date +%s%N)" >>"$work/class/$who/labs/02_memory/memory.cu"  # each a file of its own, new each run
+done
+chmod -R a+rX "$work"
+# One GPU at most: the three share one slot, so two of them are built ahead.
+first_gpu=${CUDA_VISIBLE_DEVICES:-0}
+CUDA_VISIBLE_DEVICES=${first_gpu%%,*} "$root/workbook" grade-class "$work/class" 02 --build-ahead --gpus all \
+  >"$work/grade-class.log" 2>&1
+status=$?
+cat "$work/grade-class.log"
+[ "$status" -eq 0 ] || [ "$status" -eq 1 ] || [ "$status" -eq 77 ] || fail "grade-class exited $status"
+for who in ann ben cat; do
+  grep -qE "^$who +" "$root/results/class/summary.txt" || fail "$who has no line in the summary"
+  compiled=$(grep -cE "Building CUDA object .*submissions/$who/taken/labs/02_memory/memory\.cu" "$root/results/submissions/$who/build.log")
+  if [ -f "$root/results/class/$who/build-ahead.txt" ]; then
+    grep -q "built ahead in build/submissions-" "$root/results/class/$who/build-ahead.txt" || fail "$who's build ahead did not say where"
+    [ "$compiled" -eq 0 ] && echo "ok: $who was built ahead, and their grading compiled nothing of theirs" ||
+      fail "$who was built ahead, yet their grading compiled their file again"
+    ahead=$((${ahead:-0} + 1))
+  else
+    [ "$compiled" -eq 1 ] && echo "ok: $who was built with their grading" || fail "$who's grading compiled their file $compiled times"
+  fi
+done
+[ "${ahead:-0}" -eq 2 ] && echo "ok: two of three built ahead" || fail "${ahead:-0} of three built ahead, not two"
+echo "$failures failures"
+[ "$failures" -eq 0 ]
