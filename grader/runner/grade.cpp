@@ -88,6 +88,29 @@ void check_points(const Checkout& checkout, const std::string& path) {
 
 namespace {
 
+// The lab of step `id` ("04.1"), which must be one of its steps: a usage error that lists them.
+std::string lab_of_step(const Checkout& checkout, const std::string& id) {
+  const std::string lab = checkout.lab_named(id.substr(0, 2));
+  const std::vector<std::string> ids = checkout.step_ids(lab);
+  if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+    std::string known;
+    for (const std::string& each : ids) known += each + " ";
+    throw Fatal(kExitUsage, lab + " has no step " + id + "; its steps are: " + known);
+  }
+  return lab;
+}
+
+// What grade and profile both check of a request: its timeout, and --solution and --submission
+// (`doing`: "grades a student's files") where they cannot be.
+void check_request(const Checkout& checkout, const Request& r, const std::string& doing) {
+  if (!std::regex_match(r.timeout_s, std::regex("[1-9][0-9]{0,5}")))
+    throw Fatal(kExitUsage, "--timeout takes a whole number of seconds (1 to 999999), not '" + r.timeout_s + "'");
+  if (r.implementation == "solution" && !fs::is_directory(checkout.root + "/solutions"))
+    throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
+  if (!r.submission.empty() && r.implementation == "solution")
+    throw Fatal(kExitUsage, "--submission " + doing + ": it cannot be combined with --solution");
+}
+
 Request read_request(const Checkout& checkout, Words words) {
   Request r;
   r.results = checkout.results;
@@ -113,14 +136,7 @@ Request read_request(const Checkout& checkout, Words words) {
     }
     else if (word.starts_with("-")) throw Fatal(kExitUsage, "grade: unknown option " + word + " (see ./workbook --help)");
     else if (std::regex_match(word, step_id)) {  // one step: its lab, and the id picked out of the lab's steps
-      const std::string lab = checkout.lab_named(word.substr(0, 2));
-      const std::vector<std::string> ids = checkout.step_ids(lab);
-      if (std::find(ids.begin(), ids.end(), word) == ids.end()) {
-        std::string known;
-        for (const std::string& id : ids) known += id + " ";
-        throw Fatal(kExitUsage, lab + " has no step " + word + "; its steps are: " + known);
-      }
-      add_once(r.labs, lab);
+      add_once(r.labs, lab_of_step(checkout, word));
       add_once(r.steps, word);
     } else if (std::regex_match(word, step_like)) {
       throw Fatal(kExitUsage, "a step is named by its id, like 04.1, not '" + word + "'");
@@ -132,12 +148,7 @@ Request read_request(const Checkout& checkout, Words words) {
   std::erase_if(r.steps, [&](const std::string& id) {
     return std::any_of(whole.begin(), whole.end(), [&](const std::string& lab) { return lab.substr(0, 2) == id.substr(0, 2); });
   });
-  if (!std::regex_match(r.timeout_s, std::regex("[1-9][0-9]{0,5}")))
-    throw Fatal(kExitUsage, "--timeout takes a whole number of seconds (1 to 999999), not '" + r.timeout_s + "'");
-  if (r.implementation == "solution" && !fs::is_directory(checkout.root + "/solutions"))
-    throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
-  if (!r.submission.empty() && r.implementation == "solution")
-    throw Fatal(kExitUsage, "--submission grades a student's files: it cannot be combined with --solution");
+  check_request(checkout, r, "grades a student's files");
   // A student's host code never runs in the process that judges it (docs/integrity.md, part 1).
   if (!r.judge && r.implementation != "solution")
     throw Fatal(kExitUsage, "--linked runs the graded file's host code inside its grader, so it grades only the reference "
@@ -702,21 +713,9 @@ int profile(const Checkout& checkout, Words words) {
     else r.profile = word;
   }
   if (r.profile.empty()) throw Fatal(kExitUsage, "profile takes a step's id, like 03.2: ./workbook profile 03.2");
-  const std::string lab = checkout.lab_named(r.profile.substr(0, 2));
-  const std::vector<std::string> ids = checkout.step_ids(lab);
-  if (std::find(ids.begin(), ids.end(), r.profile) == ids.end()) {
-    std::string known;
-    for (const std::string& id : ids) known += id + " ";
-    throw Fatal(kExitUsage, lab + " has no step " + r.profile + "; its steps are: " + known);
-  }
-  r.labs = {lab};
+  r.labs = {lab_of_step(checkout, r.profile)};
   r.steps = {r.profile};
-  if (!std::regex_match(r.timeout_s, std::regex("[1-9][0-9]{0,5}")))
-    throw Fatal(kExitUsage, "--timeout takes a whole number of seconds (1 to 999999), not '" + r.timeout_s + "'");
-  if (r.implementation == "solution" && !fs::is_directory(checkout.root + "/solutions"))
-    throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
-  if (!r.submission.empty() && r.implementation == "solution")
-    throw Fatal(kExitUsage, "--submission profiles a student's file: it cannot be combined with --solution");
+  check_request(checkout, r, "profiles a student's file");
   r.ncu = find_ncu();  // before building: a missing tool is said at once
   return grade_request(checkout, r);
 }
