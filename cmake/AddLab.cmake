@@ -24,7 +24,7 @@
 #         [MUTANT_CONTROLS <name|steps>...] [INCLUDE_MUTANTS <name|finding>...]
 #         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
 #         [BOUNDARY_MUTANTS <name|steps|honest or name|steps|refusal text>...]
-#         [JUDGED_DEFENCE_MUTANTS <name|defence|steps>...]
+#         [JUDGED_DEFENCE_MUTANTS <name|defence|steps>...] [RESIDUE_MUTANTS <name|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
 #   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
@@ -88,6 +88,13 @@
 # ([block-order], [stage-reuse]): judged as a student's file is, where the judge reads the dump the
 # build wrote beside the file's library (machine_code.h) rather than its own program, it must fail
 # on its steps naming the defence.
+# A RESIDUE_MUTANT's kernels copy an answer the grader left in device memory (its own baseline's or
+# reference's product, in a scratch array): judged with WORKBOOK_PROOF_SCRATCH_LOG, the judge tells
+# its planner where the scratch arrays lie (buffers.cu), as no student is told. With every defence
+# on it must be graded on its own honest kernels (--expect-honest: the scratch held another call's
+# product, of inputs since drawn afresh); with [remembered-work] off (inputs kept, so the scratch
+# holds this call's product) it copies it and [ceiling] must catch it: the second test proves the
+# copy works where an answer sits, so the first shows none sits within a kernel's reach.
 # HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
 # target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
 #
@@ -212,7 +219,7 @@ endfunction()
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS;JUDGED_DEFENCE_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS;JUDGED_DEFENCE_MUTANTS;RESIDUE_MUTANTS")
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
@@ -305,6 +312,9 @@ function(add_lab_proofs lab)
   endforeach()
   foreach(spec IN LISTS LAB_JUDGED_DEFENCE_MUTANTS)
     _add_judged_defence_mutant(${lab} "${spec}")
+  endforeach()
+  foreach(spec IN LISTS LAB_RESIDUE_MUTANTS)
+    _add_residue_mutant(${lab} "${spec}")
   endforeach()
 
   set(repeat_steps "--test-suite=${lab}")  # every step: the steps table's test cases are the lab's suite
@@ -583,6 +593,23 @@ function(_add_judged_defence_mutant lab spec)
   set(name "${lab}.judge: mutant_${mutant}, judged, its machine code read as a student's is: [${defence}] rejects it on ${steps}")
   add_test(NAME "${name}" COMMAND ${judged} "--step=${steps}" "--expect-reason=[${defence}]")
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endfunction()
+
+# "name|steps": see add_lab_proofs() above.
+function(_add_residue_mutant lab spec)
+  _spec_fields(${lab} RESIDUE_MUTANTS "name|steps" 2 "${spec}" fields)
+  list(GET fields 0 mutant)
+  list(GET fields 1 steps)
+  _judged_mutant(${lab} ${mutant} judged)
+  set(honest "${lab}.judge: mutant_${mutant}, judged, finds no answer of this call in the grader's scratch and is graded on its own kernels on ${steps}")
+  add_test(NAME "${honest}" COMMAND ${judged} "--step=${steps}" --expect-honest)
+  set(proof "${lab}.judge: mutant_${mutant}, judged without [remembered-work], copies the grader's product: [ceiling] on ${steps}")
+  add_test(NAME "${proof}" COMMAND ${judged} "--step=${steps}" --without=remembered-work "--expect-reason=[ceiling]")
+  set_tests_properties("${honest}" PROPERTIES
+    ENVIRONMENT "WORKBOOK_PROOF_SCRATCH_LOG=${CMAKE_CURRENT_BINARY_DIR}/${mutant}-honest.scratch")
+  set_tests_properties("${proof}" PROPERTIES
+    ENVIRONMENT "WORKBOOK_PROOF_SCRATCH_LOG=${CMAKE_CURRENT_BINARY_DIR}/${mutant}-proof.scratch")
+  set_tests_properties("${honest}" "${proof}" PROPERTIES LABELS "gpu;${lab};judge;residue" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
 # plan_<NN_topic>_<kind>, the implementation's planner (the trust boundary, grader/harness/planner.h):

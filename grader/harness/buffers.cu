@@ -1,5 +1,7 @@
 #include "buffers.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -190,9 +192,30 @@ std::vector<plan::Buffer> writable_buffers() {
   return all;
 }
 
+namespace {
+
+// For the residue mutants' proofs only (cmake/AddLab.cmake, RESIDUE_MUTANTS): where the environment
+// names a file in WORKBOOK_PROOF_SCRATCH_LOG, each scratch array is written there as it is made
+// ("scratch ADDRESS COUNT") and freed ("freed ADDRESS"), the file emptied first, so that a mutant's
+// planner knows where the grader's own products lie, as a student's never does: the proof that
+// even then nothing there passes. The runner never sets it.
+void log_scratch(const char* what, const void* address, std::size_t count) {
+  const char* path = std::getenv("WORKBOOK_PROOF_SCRATCH_LOG");
+  if (path == nullptr || *path == '\0') return;
+  static bool emptied = false;
+  FILE* log = std::fopen(path, emptied ? "a" : "w");
+  emptied = true;
+  if (log == nullptr) return;
+  std::fprintf(log, "%s %p %zu\n", what, address, count);
+  std::fclose(log);
+}
+
+}  // namespace
+
 Arrays::~Arrays() {
   for (const auto* list : {&outputs_, &workspaces_})
     for (const Named& named : *list) writable_by_address().erase(named.array->data());
+  for (const Named& named : scratch_) log_scratch("freed", named.array->data(), 0);
 }
 
 Arrays::Named& Arrays::add_input(const std::string& name, std::size_t count, std::size_t offset, bool ints) {
@@ -237,7 +260,9 @@ float* Arrays::input_values(const std::string& name, const std::vector<float>& v
 }
 
 float* Arrays::scratch(std::size_t count) {
-  return scratch_.emplace_back(Named{"scratch", std::make_unique<DeviceArray<float>>(count), 0}).array->data();
+  float* data = scratch_.emplace_back(Named{"scratch", std::make_unique<DeviceArray<float>>(count), 0}).array->data();
+  log_scratch("scratch", data, count);
+  return data;
 }
 
 void* Arrays::workspace(const std::string& name, std::size_t bytes) {

@@ -2,7 +2,8 @@
 // clears the bars of 04.1 and 04.2 with room to spare. It takes a policy, Honest unless a mutant
 // overrides one of its members: how A and B enter the FMA and what happens to a running sum after
 // each tile (the precision mutants), the barrier between loading a tile and using it (the
-// synchronisation mutants), and whether the last, partial tile of k is taken. Each mutant's defect
+// synchronisation mutants), whether the last, partial tile of k is taken, and whether the kernel
+// runs at all (a mutant that found the product elsewhere skips it). Each mutant's defect
 // is its one override, or its launcher; the rest is this one kernel.
 #pragma once
 
@@ -20,12 +21,14 @@ struct Honest {
   __device__ static float after_tile(float sum, int) { return sum; }  // the sum kept as it is
   __device__ static void tile_loaded() { __syncthreads(); }           // every warp's loads land first
   static constexpr bool kWholeTilesOnly = false;                      // k % 32 terms taken too
+  __device__ static bool skip() { return false; }                     // every call computes C
 };
 
 // Rows [first_row, first_row + rows) of C = A B.
 template <typename Policy>
 __global__ void tile_gemm_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                                  int n, int k, int row_end) {
+  if (Policy::skip()) return;
   __shared__ float a_tile[kTile][kTile];
   __shared__ float b_tile[kTile][kTile];
   const int x = threadIdx.x, y = threadIdx.y;
