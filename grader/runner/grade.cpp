@@ -437,6 +437,11 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
     std::cout << judge_said(output);
     return kExitFailed;
   }
+  if (status == 124 || status == 137) {
+    say("profile: " + step.id + " did not finish within " + g.timeout_s + " s under Nsight Compute, which replays each "
+        "kernel several times: a hang, or a kernel slow enough that --timeout should be raised");
+    return kExitFailed;
+  }
   std::vector<std::string> report = {g.lister(lab), "--profile-report=" + step.id, "--ncu-output=" + output_file,
                                      "--heading=" + std::string(g.implementation == "solution" ? "solution" : "yours")};
   if (!reference_program.empty()) {
