@@ -426,22 +426,23 @@ function(_add_defence_mutant lab spec trace_off)
   set_tests_properties("${caught}" "${proof}" PROPERTIES LABELS "gpu;${lab};mutant;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
-# The fields of a list's entry "a|b|c" into `out`: exactly `count` of them, else a configure error
-# that names the list and the entry's `form`.
-function(_spec_fields lab list form count spec out)
+# The fields of a list's entry "a|b|c", set in the caller as the variables `names` ("mutant;steps"):
+# exactly as many, else a configure error that names the list and the entry's `form`.
+function(_spec_fields lab list form names spec)
   string(REPLACE "|" ";" fields "${spec}")
   list(LENGTH fields found)
+  list(LENGTH names count)
   if(NOT found EQUAL count)
     message(FATAL_ERROR "add_lab_proofs(${lab}): ${list} takes ${form}, not '${spec}'")
   endif()
-  set(${out} "${fields}" PARENT_SCOPE)
+  foreach(name value IN ZIP_LISTS names fields)
+    set(${name} "${value}" PARENT_SCOPE)
+  endforeach()
 endfunction()
 
 # "name|06.10[,06.9]": see add_lab().
 function(_add_mutant_control lab spec)
-  _spec_fields(${lab} MUTANT_CONTROLS "name|steps" 2 "${spec}" fields)
-  list(GET fields 0 mutant)
-  list(GET fields 1 steps)
+  _spec_fields(${lab} MUTANT_CONTROLS "name|steps" "mutant;steps" "${spec}")
   set(kind mutant_${mutant}_control)
   _build_lab_implementation(${lab} ${kind} "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
   target_compile_definitions(lab${lab}_${kind} PRIVATE WORKBOOK_MUTANT_CONTROL)
@@ -565,10 +566,7 @@ endfunction()
 
 # "name|steps|honest" or "name|steps|refusal text": see add_lab_proofs() above.
 function(_add_boundary_mutant lab spec)
-  _spec_fields(${lab} BOUNDARY_MUTANTS "name|steps|honest or name|steps|refusal text" 3 "${spec}" fields)
-  list(GET fields 0 mutant)
-  list(GET fields 1 steps)
-  list(GET fields 2 expected)
+  _spec_fields(${lab} BOUNDARY_MUTANTS "name|steps|honest or name|steps|refusal text" "mutant;steps;expected" "${spec}")
   _judged_mutant(${lab} ${mutant} judged)
   list(APPEND judged "--step=${steps}" --without=outside-timer --without=unrecorded-launch --without=foreign-work)
   set(off "without the trace's defences")
@@ -585,10 +583,7 @@ endfunction()
 
 # "name|defence|steps": see add_lab_proofs() above.
 function(_add_judged_defence_mutant lab spec)
-  _spec_fields(${lab} JUDGED_DEFENCE_MUTANTS "name|defence|steps" 3 "${spec}" fields)
-  list(GET fields 0 mutant)
-  list(GET fields 1 defence)
-  list(GET fields 2 steps)
+  _spec_fields(${lab} JUDGED_DEFENCE_MUTANTS "name|defence|steps" "mutant;defence;steps" "${spec}")
   _judged_mutant(${lab} ${mutant} judged)
   set(name "${lab}.judge: mutant_${mutant}, judged, its machine code read as a student's is: [${defence}] rejects it on ${steps}")
   add_test(NAME "${name}" COMMAND ${judged} "--step=${steps}" "--expect-reason=[${defence}]")
@@ -597,9 +592,7 @@ endfunction()
 
 # "name|steps": see add_lab_proofs() above.
 function(_add_residue_mutant lab spec)
-  _spec_fields(${lab} RESIDUE_MUTANTS "name|steps" 2 "${spec}" fields)
-  list(GET fields 0 mutant)
-  list(GET fields 1 steps)
+  _spec_fields(${lab} RESIDUE_MUTANTS "name|steps" "mutant;steps" "${spec}")
   _judged_mutant(${lab} ${mutant} judged)
   set(honest "${lab}.judge: mutant_${mutant}, judged, finds no answer of this call in the grader's scratch and is graded on its own kernels on ${steps}")
   add_test(NAME "${honest}" COMMAND ${judged} "--step=${steps}" --expect-honest)
