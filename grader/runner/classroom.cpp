@@ -466,7 +466,11 @@ int grade_class(const Checkout& checkout, Words words) {
     began[job] = std::chrono::steady_clock::now();
     return Command(argv, env, "", own + "/grade.txt");
   };
-  const auto grading_of = [&](std::size_t job, std::size_t slot) { return grading_in(job, slot, 0, false); };
+  const auto grading = [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, false); };
+  const std::function<Command(std::size_t, std::size_t, std::size_t)> building_ahead =
+      build_ahead ? std::function<Command(std::size_t, std::size_t, std::size_t)>(
+                        [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, true); })
+                  : nullptr;
   const auto graded = [&](std::size_t job, std::size_t slot, int status) {
     Student& student = students_in_order[to_grade[job]];
     const std::string console = read_text(class_dir + "/" + student.name + "/grade.txt");
@@ -511,12 +515,11 @@ int grade_class(const Checkout& checkout, Words words) {
       std::ofstream(class_dir + "/" + students_in_order[to_grade[mine[i]]].name + "/exit-status") << status << '\n';
       graded(mine[i], slot, status);
     };
-    if (build_ahead)
-      run_on_slots_ahead(
-          mine.size(), 1, [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading_in(mine[i], slot, lane, false); },
-          [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading_in(mine[i], slot, lane, true); }, graded_here);
-    else
-      run_on_slots(mine.size(), 1, [&](std::size_t i, std::size_t slot) { return grading_of(mine[i], slot); }, graded_here);
+    run_on_slots_ahead(
+        mine.size(), 1, [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading(mine[i], slot, lane); },
+        building_ahead ? [&](std::size_t i, std::size_t slot, std::size_t lane) { return building_ahead(mine[i], slot, lane); }
+                       : std::function<Command(std::size_t, std::size_t, std::size_t)>(),
+        graded_here);
     return 0;
   }
   if (slurm.merge) {
@@ -536,12 +539,8 @@ int grade_class(const Checkout& checkout, Words words) {
       student.line = summary_line(student.name, 0, 0, 0, student.note);
       std::cout << student.line << std::endl;
     }
-  } else if (build_ahead) {
-    run_on_slots_ahead(
-        to_grade.size(), gpus.size(), [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, false); },
-        [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, true); }, graded);
   } else {
-    run_on_slots(to_grade.size(), gpus.size(), grading_of, graded);
+    run_on_slots_ahead(to_grade.size(), gpus.size(), grading, building_ahead, graded);
   }
 
   std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows

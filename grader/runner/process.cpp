@@ -183,42 +183,7 @@ int run_lines(const Command& command, const std::function<void(const std::string
 
 void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Command(std::size_t job, std::size_t slot)>& make,
                   const std::function<void(std::size_t job, std::size_t slot, int status)>& done) {
-  if (slots == 0) throw std::invalid_argument("run_on_slots: no slot");
-  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  (void)subreaper;
-  struct Running {
-    std::size_t job, slot;
-  };
-  std::map<pid_t, Running> running;
-  std::vector<std::size_t> free_slots;
-  for (std::size_t slot = slots; slot-- > 0;) free_slots.push_back(slot);  // slot 0 first
-  std::size_t next = 0;
-  while (next < jobs || !running.empty()) {
-    while (next < jobs && !free_slots.empty()) {
-      const std::size_t slot = free_slots.back();
-      free_slots.pop_back();
-      Command command = make(next, slot);
-      if (command.output_path.empty()) throw std::invalid_argument("run_on_slots: each job writes its output to a file");
-      running[spawn(command, -1)] = {next++, slot};
-    }
-    int status = 0;
-    const pid_t ended = waitpid(-1, &status, 0);
-    if (ended < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
-    }
-    const auto found = running.find(ended);
-    if (found == running.end()) continue;  // something a job left, handed to us and now reaped
-    const Running job = found->second;
-    running.erase(found);
-    // What this job left running is ours now: ended, as run() ends it, and never another job.
-    std::set<pid_t> still_running;
-    for (const auto& [pid, each] : running) still_running.insert(pid);
-    end_what_it_left(still_running);
-    free_slots.push_back(job.slot);
-    done(job.job, job.slot, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-  }
-  end_what_it_left();
+  run_on_slots_ahead(jobs, slots, [&](std::size_t job, std::size_t slot, std::size_t) { return make(job, slot); }, nullptr, done);
 }
 
 void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
@@ -244,9 +209,9 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
     if (command.output_path.empty()) throw std::invalid_argument("run_on_slots_ahead: each job writes its output to a file");
     slot.job_pid = spawn(command, -1);
     slot.job = job;
-    slot.next_lane = 1 - lane;
+    slot.next_lane = prepare ? 1 - lane : lane;  // unprepared, every job of a slot in its one lane
     slot.reserved.reset();
-    if (next < jobs) {  // the job this slot takes next, prepared in the other lane meanwhile
+    if (prepare && next < jobs) {  // the job this slot takes next, prepared in the other lane meanwhile
       slot.reserved = next++;
       Command preparation = prepare(*slot.reserved, s, slot.next_lane);
       if (preparation.output_path.empty()) throw std::invalid_argument("run_on_slots_ahead: each preparation writes its output to a file");

@@ -52,6 +52,7 @@ void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Comma
 // in the other; that job starts once both have ended, in the lane it was prepared in. make(job,
 // slot, lane) gives the job's command, which must do all its work whether or not its preparation
 // did (a preparation's status is not read). What a preparation leaves running is ended with it.
+// Without `prepare` (nullptr) it is run_on_slots(): every job in lane 0.
 void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
                         const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& make,
                         const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& prepare,

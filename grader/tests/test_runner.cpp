@@ -184,6 +184,22 @@ TEST_CASE("jobs on slots, each prepared ahead: beside the job before it, in the 
   std::filesystem::remove_all(claims);
 }
 
+TEST_CASE("jobs on slots, none prepared: every job in its slot's one lane (one build folder per GPU)") {
+  std::vector<std::size_t> lanes(4, 9);
+  std::vector<int> statuses(4, -1);
+  run_on_slots_ahead(
+      4, 2,
+      [&](std::size_t job, std::size_t, std::size_t lane) {
+        lanes[job] = lane;
+        return Command({"true"}, {}, "", scratch_file("unprepared" + std::to_string(job) + ".out"));
+      },
+      nullptr, [&](std::size_t job, std::size_t, int status) { statuses[job] = status; });
+  for (std::size_t job = 0; job < 4; ++job) {
+    CHECK(statuses[job] == 0);
+    CHECK(lanes[job] == 0);
+  }
+}
+
 TEST_CASE("jobs on slots: what a job leaves running is ended with it, and the other jobs run on") {
   const std::string leaked = scratch_file("leaked.txt"), survived = scratch_file("survived.txt");
   std::filesystem::remove(leaked);
