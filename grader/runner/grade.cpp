@@ -88,6 +88,13 @@ void check_points(const Checkout& checkout, const std::string& path) {
 
 namespace {
 
+// A tool of the CUDA toolkit (compute-sanitizer, ncu): on PATH, else beside nvcc; "" when neither.
+std::string toolkit_tool(const std::string& name) {
+  if (on_path(name)) return path_of(name);
+  const std::string nvcc = path_of("nvcc");
+  return nvcc.empty() ? "" : path_of(fs::path(nvcc).parent_path().string() + "/" + name);
+}
+
 // The lab of step `id` ("04.1"), which must be one of its steps: a usage error that lists them.
 std::string lab_of_step(const Checkout& checkout, const std::string& id) {
   const std::string lab = checkout.lab_named(id.substr(0, 2));
@@ -157,10 +164,7 @@ Request read_request(const Checkout& checkout, Words words) {
   if (r.points.empty() && std::ifstream(checkout.root + "/classroom/points.conf")) r.points = checkout.root + "/classroom/points.conf";
   if (!r.points.empty()) check_points(checkout, r.points);  // a points file with a mistake is refused before anything runs
   if (!r.sanitizer.empty()) {
-    // compute-sanitizer comes with the toolkit, beside nvcc.
-    const std::string nvcc = path_of("nvcc");
-    r.sanitizer = path_of(on_path("compute-sanitizer") || nvcc.empty() ? "compute-sanitizer"
-                                                                         : fs::path(nvcc).parent_path().string() + "/compute-sanitizer");
+    r.sanitizer = toolkit_tool("compute-sanitizer");
     if (r.sanitizer.empty())
       throw Fatal(kExitMissingTools, "--sanitize needs compute-sanitizer (part of the CUDA toolkit), which is not here");
   }
@@ -241,6 +245,16 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 // ---------------------------------------------------------------------------------------------
 // One grading: `grade`.
 
+// The lab's judge with `implementation`'s planner and the files of its GPU code (grader/harness/judge.h),
+// as built in `build_dir`: what grades, or profiles, one step without running any of its host code.
+std::vector<std::string> judged_program(const std::string& build_dir, const std::string& lab, const std::string& implementation) {
+  const std::string folder = build_dir + "/labs/" + lab;
+  std::vector<std::string> program = {folder + "/judge_" + lab, "--planner=" + folder + "/plan_" + lab + "_" + implementation,
+                                      "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
+  if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
+  return program;
+}
+
 struct Grading {
   explicit Grading(const Checkout& c) : checkout(c) {}
   const Checkout& checkout;
@@ -264,11 +278,7 @@ struct Grading {
   // the step's process; or with --linked (solutions only) its grader, which links the implementation.
   std::vector<std::string> step_program(const std::string& lab) const {
     if (!judge) return {grader(lab, implementation)};
-    const std::string folder = build_dir + "/labs/" + lab;
-    std::vector<std::string> program = {folder + "/judge_" + lab, "--planner=" + folder + "/plan_" + lab + "_" + implementation,
-                                        "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
-    if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
-    return program;
+    return judged_program(build_dir, lab, implementation);
   }
   // A lab's steps are listed by its judge, which links no implementation (so a file that does not
   // compile still has its steps), or where there is none by the checkout's starter: nothing of the
@@ -430,11 +440,11 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
       "one launch, at its bar's shape");
   std::string output;
   const int status = run_step(g, lab, step, under_ncu(g.step_program(lab)), &output);
-  const std::string output_file =
-      folder + "/" + step.id + "-" + (g.implementation == "solution" ? "solution" : "yours") + ".ncu.txt";
+  const std::string whose = g.implementation == "solution" ? "solution" : "yours";
+  const std::string output_file = folder + "/" + step.id + "-" + whose + ".ncu.txt";
   std::ofstream(output_file) << output;
-  if (status != 0 && !judge_said(output).empty()) {
-    std::cout << judge_said(output);
+  if (const std::string said = judge_said(output); status != 0 && !said.empty()) {
+    std::cout << said;
     return kExitFailed;
   }
   if (status == 124 || status == 137) {
@@ -443,7 +453,7 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
     return kExitFailed;
   }
   std::vector<std::string> report = {g.lister(lab), "--profile-report=" + step.id, "--ncu-output=" + output_file,
-                                     "--heading=" + std::string(g.implementation == "solution" ? "solution" : "yours")};
+                                     "--heading=" + whose};
   if (!reference_program.empty()) {
     say("profiling the reference solution's " + step.id + " the same way, for the comparison");
     std::string theirs;
@@ -453,8 +463,7 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
     report.push_back("--reference-output=" + theirs_file);
   } else if (g.implementation != "solution") {
     // No solutions/ here: the solution's values as recorded on this GPU, or else on an H100.
-    std::string recorded = g.checkout.root + "/classroom/profiles/" + bars_profile_file(gpu_name());
-    recorded.replace(recorded.size() - 5, 5, ".tsv");
+    std::string recorded = g.checkout.root + "/classroom/profiles/" + gpu_file_name(gpu_name()) + ".tsv";
     if (!fs::exists(recorded)) recorded = g.checkout.root + "/classroom/profiles/nvidia-h100-80gb-hbm3.tsv";
     if (fs::exists(recorded)) report.push_back("--recorded=" + recorded);
   }
@@ -624,12 +633,8 @@ int grade_request(const Checkout& checkout, Request& r) {
     std::vector<std::string> reference;
     if (g.implementation != "solution" && fs::is_directory(checkout.root + "/solutions")) {
       const Build reference_build(checkout, checkout.build_dir, r.results);
-      if (!reference_build.graders({lab}, "solution", "", true).built.empty()) {
-        const std::string folder = checkout.build_dir + "/labs/" + lab;
-        reference = {folder + "/judge_" + lab, "--planner=" + folder + "/plan_" + lab + "_solution",
-                     "--device-code=" + folder + "/liblab" + lab + "_solution.a"};
-        if (fs::exists(folder + "/liblab" + lab + "_given.a")) reference.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
-      }
+      if (!reference_build.graders({lab}, "solution", "", true).built.empty())
+        reference = judged_program(checkout.build_dir, lab, "solution");
     }
     return profile_step(g, lab, steps.front(), r.ncu, reference);
   }
@@ -689,12 +694,7 @@ std::string find_ncu() {
                                      "point it at Nsight Compute's ncu, or unset it to use the toolkit's");
     return chosen;
   }
-  if (on_path("ncu")) return path_of("ncu");
-  const std::string nvcc = path_of("nvcc");
-  if (!nvcc.empty()) {
-    const std::string beside = fs::path(nvcc).parent_path().string() + "/ncu";
-    if (access(beside.c_str(), X_OK) == 0) return beside;
-  }
+  if (const std::string found = toolkit_tool("ncu"); !found.empty()) return found;
   throw Fatal(kExitMissingTools, "profile runs your kernels under Nsight Compute's ncu, which comes with the CUDA toolkit "
                                  "and is not here (neither on PATH nor beside nvcc): install the toolkit's Nsight Compute "
                                  "(nsight-compute), or set WORKBOOK_NCU to its ncu. Grading does not need it");
