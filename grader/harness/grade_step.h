@@ -403,12 +403,19 @@ std::string not_applicable_reason(const Step& step) {
   return why.str();
 }
 
+// The step `id` of `Lab`'s table, or nullptr.
+template <typename Lab>
+const typename Lab::Step* find_step(const std::string& id) {
+  const auto& steps = Lab::steps();
+  const auto found = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return std::string(s.id) == id; });
+  return found == steps.end() ? nullptr : &*found;
+}
+
 // Grades the step `id` of `Lab`: one doctest test case per step, one process per test case.
 template <typename Lab>
 void grade_step(const char* id) {
-  const auto& steps = Lab::steps();
-  const auto found = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return std::string(s.id) == id; });
-  REQUIRE_MESSAGE(found != steps.end(), "no step ", id, " in ", Lab::kName);
+  const typename Lab::Step* found = find_step<Lab>(id);
+  REQUIRE_MESSAGE(found != nullptr, "no step ", id, " in ", Lab::kName);
   const typename Lab::Step& step = *found;
 
   StepRow failed;

@@ -118,24 +118,21 @@ std::vector<Kernel> kernels_in(std::string_view ncu_output) {
 
 std::string ncu_failure(std::string_view output, std::size_t kernels_found) {
   const auto has = [&](std::string_view text) { return output.find(text) != std::string_view::npos; };
+  // The line of `output` that starts at `at`.
+  const auto line_at = [&](std::size_t at) {
+    const std::size_t end = output.find('\n', at);
+    return std::string(output.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+  };
   if (has("ERR_NVGPUCTRPERM"))
     return "Nsight Compute may not read this GPU's performance counters as the user the step runs as "
            "(ERR_NVGPUCTRPERM): the driver opens them to administrators only. An administrator can open them to "
            "every user: `options nvidia NVreg_RestrictProfilingToAdminUsers=0` in a file of /etc/modprobe.d/, then "
            "reload the driver or reboot (https://developer.nvidia.com/ERR_NVGPUCTRPERM). Grading does not need them";
-  if (const std::size_t at = output.find("Failed to find metric"); at != std::string_view::npos) {
-    const std::size_t end = output.find('\n', at);
-    return "this Nsight Compute does not know a metric the lab reads (" +
-           std::string(output.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at)) +
+  if (const std::size_t at = output.find("Failed to find metric"); at != std::string_view::npos)
+    return "this Nsight Compute does not know a metric the lab reads (" + line_at(at) +
            "): profile needs the ncu of CUDA 12.0 or newer (ncu --version)";
-  }
   if (kernels_found > 0) return "";
-  if (has("==ERROR=="))
-    return "Nsight Compute failed: " + [&] {
-      const std::size_t at = output.find("==ERROR==");
-      const std::size_t end = output.find('\n', at);
-      return std::string(output.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
-    }();
+  if (const std::size_t at = output.find("==ERROR=="); at != std::string_view::npos) return "Nsight Compute failed: " + line_at(at);
   return "Nsight Compute profiled no kernel: the step launched none where the grader replays it (launch every "
          "kernel with workbook::launch on the given stream)";
 }
@@ -255,15 +252,6 @@ std::string readable(std::string kernel_name) {
   return kernel_name;
 }
 
-Counter metric(std::string name, std::string ncu_metric, int decimals, std::string meaning) {
-  return {std::move(name), {ncu_metric}, [ncu_metric](const Values& v) -> std::optional<double> {
-            const auto found = v.find(ncu_metric);
-            if (found == v.end()) return std::nullopt;
-            return found->second;
-          },
-          decimals, std::move(meaning)};
-}
-
 Counter total(std::string name, std::vector<std::string> ncu_metrics, int decimals, std::string meaning) {
   return {std::move(name), ncu_metrics,
           [ncu_metrics](const Values& v) -> std::optional<double> {
@@ -276,6 +264,10 @@ Counter total(std::string name, std::vector<std::string> ncu_metrics, int decima
             return sum;
           },
           decimals, std::move(meaning)};
+}
+
+Counter metric(std::string name, std::string ncu_metric, int decimals, std::string meaning) {
+  return total(std::move(name), {std::move(ncu_metric)}, decimals, std::move(meaning));
 }
 
 Counter dram_throughput(std::string meaning) {

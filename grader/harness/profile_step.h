@@ -6,7 +6,6 @@
 
 #include <cuda_profiler_api.h>
 
-#include <algorithm>
 #include <iostream>
 #include <string>
 
@@ -19,21 +18,17 @@ namespace workbook {
 
 template <typename Lab>
 int profile_step(const std::string& id) {
-  const auto& steps = Lab::steps();
-  const auto found = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return s.id == id; });
   const auto said = [&](const std::string& why, int status) {
     std::cout << "[workbook] profile: " << why << '\n';
     return status;
   };
-  if (found == steps.end()) return said(std::string(Lab::kName) + " has no step " + id, 2);
+  const typename Lab::Step* found = find_step<Lab>(id);
+  if (found == nullptr) return said(std::string(Lab::kName) + " has no step " + id, 2);
   const auto& step = *found;
   if (step.launcher == nullptr) return said(id + " runs no kernel of yours (it answers on the host): nothing to profile", 2);
   if (step.bar.empty())
     return said(id + " has no bar, so no shape to profile it at: its correctness cases are its measurement", 2);
-  if (step.min_compute_capability > session().compute_capability)
-    return said(id + " needs a GPU of compute capability " + std::to_string(step.min_compute_capability / 10) + "." +
-                    std::to_string(step.min_compute_capability % 10) + " or newer",
-                2);
+  if (const std::string why = not_applicable_reason(step); !why.empty()) return said(id + " " + why, 2);
   if (!session().machine_refusal.empty()) return said(session().machine_refusal, 2);
   const auto condition = graded_requirement(step, 0).at;
   std::cout << "[workbook] profile: " << id << " at " << Lab::describe(step, condition) << '\n';
