@@ -595,9 +595,14 @@ function(_add_residue_mutant lab spec)
   _spec_fields(${lab} RESIDUE_MUTANTS "name|steps" "mutant;steps" "${spec}")
   _judged_mutant(${lab} ${mutant} judged)
   set(honest "${lab}.judge: mutant_${mutant}, judged, finds no answer of this call in the grader's scratch and is graded on its own kernels on ${steps}")
-  add_test(NAME "${honest}" COMMAND ${judged} "--step=${steps}" --expect-honest)
+  # Through residue_proof.sh: each test also needs the mutant's word that it was told where the scratch
+  # lay. The judge is then an argument, not the command: its target named by its file.
+  set(proof_of "${PROJECT_SOURCE_DIR}/grader/tests/residue_proof.sh")
+  list(POP_FRONT judged judge)
+  list(PREPEND judged "$<TARGET_FILE:${judge}>")
+  add_test(NAME "${honest}" COMMAND "${proof_of}" ${judged} "--step=${steps}" --expect-honest)
   set(proof "${lab}.judge: mutant_${mutant}, judged without [remembered-work], copies the grader's product: [ceiling] on ${steps}")
-  add_test(NAME "${proof}" COMMAND ${judged} "--step=${steps}" --without=remembered-work "--expect-reason=[ceiling]")
+  add_test(NAME "${proof}" COMMAND "${proof_of}" ${judged} "--step=${steps}" --without=remembered-work "--expect-reason=[ceiling]")
   set_tests_properties("${honest}" PROPERTIES
     ENVIRONMENT "WORKBOOK_PROOF_SCRATCH_LOG=${CMAKE_CURRENT_BINARY_DIR}/${mutant}-honest.scratch")
   set_tests_properties("${proof}" PROPERTIES

@@ -49,8 +49,8 @@ PlannerProcess& Judge::planner() {
 }
 
 const plan::Plan& Judge::plan_of(const std::string& function, const plan::Bytes& arguments) {
-  const auto key = std::make_pair(function, arguments);
-  if (const auto known = plans_.find(key); known != plans_.end()) return known->second;
+  plan::Book::Key key{function, arguments};
+  if (const plan::Plan* known = plans_.find(key)) return *known;
   plan::Plan plan = planner().call({function, arguments});
   if (plan.failure.empty()) {
     const plan::ParameterSizes sizes = [this](const std::string& name) { return kernels_.parameter_sizes(name); };
@@ -59,7 +59,7 @@ const plan::Plan& Judge::plan_of(const std::string& function, const plan::Bytes&
       plan.failure = std::move(fault);  // kept, and thrown again at every call of this problem
     }
   }
-  return plans_[key] = std::move(plan);
+  return plans_.keep(std::move(key), std::move(plan), /*for_timing=*/only_planning_);
 }
 
 void Judge::launch(const std::string& function, const plan::Bytes& arguments, cudaStream_t stream) {
@@ -90,6 +90,7 @@ plan::Bytes Judge::answer(const std::string& function, const plan::Bytes& argume
 }
 
 void Judge::plan_ahead(const std::function<void()>& body) {
+  plans_.forget_untimed();  // the correctness cases': made before the timed arrays existed
   only_planning_ = true;
   try {
     body();

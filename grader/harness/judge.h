@@ -9,7 +9,8 @@
 //
 // A plan is asked for once per problem (function and argument bytes) and replayed for every call of
 // the same problem; before anything is timed the planner is ended (plan_ahead()), so that nothing of
-// the student's host code runs while the grader measures.
+// the student's host code runs while the grader measures. What is timed is planned afresh there,
+// never replayed from a correctness case whose arrays lay at the same addresses (plan::Book).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -43,8 +44,9 @@ class Judge {
   // One call of a host-only function (a workspace size, 01.3's calculator): its answer's bytes.
   plan::Bytes answer(const std::string& function, const plan::Bytes& arguments, std::size_t answer_bytes);
 
-  // Runs `body`, in which every launch only gets its plan (nothing is replayed), then ends the
-  // planner: the grader calls it with one call of what it is about to time.
+  // Forgets the correctness cases' plans, runs `body`, in which every launch only gets its plan
+  // (nothing is replayed), then ends the planner: the grader calls it with one call of what it is
+  // about to time. Called again for what was planned ahead, it finds those plans kept.
   void plan_ahead(const std::function<void()>& body);
 
   const StudentKernels& kernels() const { return kernels_; }
@@ -60,7 +62,7 @@ class Judge {
   StudentKernels kernels_;
   plan::DeviceLimits limits_;
   std::unique_ptr<PlannerProcess> planner_;
-  std::map<std::pair<std::string, plan::Bytes>, plan::Plan> plans_;
+  plan::Book plans_;
   bool only_planning_ = false;
   bool last_call_launched_nothing_ = false;
 };

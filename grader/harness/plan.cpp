@@ -295,4 +295,16 @@ std::string defect(const Plan& plan, const std::vector<Buffer>& given, const Dev
   return "";
 }
 
+const Plan* Book::find(const Key& key) const {
+  for (const auto* plans : {&timed_, &untimed_})
+    if (const auto known = plans->find(key); known != plans->end()) return &known->second;
+  return nullptr;
+}
+
+const Plan& Book::keep(Key key, Plan plan, bool for_timing) {
+  return (for_timing ? timed_ : untimed_)[std::move(key)] = std::move(plan);
+}
+
+void Book::forget_untimed() { untimed_.clear(); }
+
 }  // namespace workbook::plan

@@ -11,9 +11,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -104,5 +106,22 @@ using ParameterSizes = std::function<std::optional<std::vector<std::size_t>>(con
 // the GPU cannot run, a copy or fill outside every buffer the judge gave.
 std::string defect(const Plan& plan, const std::vector<Buffer>& given, const DeviceLimits& limits,
                    const ParameterSizes& parameter_sizes);
+
+// The judge's plans by problem (function and argument bytes), each replayed for every call of the
+// same problem. Those made for timing (inside Judge::plan_ahead) are kept; those made before it,
+// for the correctness cases, are forgotten when timing is planned: a timed problem whose arrays lie
+// where a case's lay (cudaMalloc reuses freed addresses) has the same bytes, but is planned for
+// itself, with the grader's timed arrays in place.
+class Book {
+ public:
+  using Key = std::pair<std::string, Bytes>;
+  const Plan* find(const Key& key) const;  // nullptr when this problem has no plan yet
+  const Plan& keep(Key key, Plan plan, bool for_timing);
+  void forget_untimed();  // the correctness cases' plans
+  std::size_t size() const { return untimed_.size() + timed_.size(); }
+
+ private:
+  std::map<Key, Plan> untimed_, timed_;
+};
 
 }  // namespace workbook::plan

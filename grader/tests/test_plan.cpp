@@ -145,3 +145,26 @@ TEST_CASE("plan: messages cross a pipe whole, and a pipe that ends inside one sa
   CHECK(receive_message(ends[0]) == std::nullopt);  // ended before any message: the planner is done
   close(ends[0]);
 }
+
+TEST_CASE("plan: a timed problem is planned for itself, even where a correctness case had the same bytes") {
+  // A correctness case and the timed call at the same addresses (cudaMalloc reuses freed ones): the
+  // same key. The case's plan must not stand in for the timed call's (a planner may plan otherwise
+  // once the grader's timed arrays exist); what was planned for timing stays for every timed call.
+  Book book;
+  const Book::Key problem{"sgemm_coalesced", Bytes(40, 7)};
+  Plan for_the_case = sample_plan(), for_timing = sample_plan();
+  for_timing.operations.pop_back();
+  book.keep(problem, for_the_case, /*for_timing=*/false);
+  REQUIRE(book.find(problem) != nullptr);
+  CHECK(*book.find(problem) == for_the_case);  // the case's later calls replay it
+  book.forget_untimed();                       // timing is planned
+  CHECK(book.find(problem) == nullptr);        // so the planner is asked again
+  book.keep(problem, for_timing, /*for_timing=*/true);
+  const Book::Key next_step_case{"sgemm_shared_tiles", Bytes(40, 7)};
+  book.keep(next_step_case, for_the_case, /*for_timing=*/false);
+  book.forget_untimed();  // the next step's timing: its cases' plans go, the timed ones stay
+  REQUIRE(book.find(problem) != nullptr);
+  CHECK(*book.find(problem) == for_timing);
+  CHECK(book.find(next_step_case) == nullptr);
+  CHECK(book.size() == 1);
+}
