@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cctype>
+#include <map>
+#include <sstream>
 #include <string>
 
 namespace workbook {
@@ -22,5 +24,27 @@ inline std::string gpu_file_name(const std::string& gpu_name) {
 }
 
 inline std::string bars_profile_file(const std::string& gpu_name) { return gpu_file_name(gpu_name) + ".bars"; }
+
+// Whether a profile's line begins a lab's lines: "# 01_latency" (a step's comment is "# 01.4: ...").
+inline bool begins_lab(const std::string& line) {
+  return line.size() > 5 && line.rfind("# ", 0) == 0 && std::isdigit(static_cast<unsigned char>(line[2])) &&
+         std::isdigit(static_cast<unsigned char>(line[3])) && line[4] == '_';
+}
+
+// A profile's text with its labs' lines in lab order after the lines before the first lab (the
+// header): calibrating some labs appends theirs after the ones kept, and an instructor reads the
+// profile in the order ./workbook list shows.
+inline std::string in_lab_order(const std::string& profile) {
+  std::string header;
+  std::map<std::string, std::string> labs;  // "01_latency" < "02_memory" < ...
+  std::string* into = &header;
+  std::istringstream lines(profile);
+  for (std::string line; std::getline(lines, line);) {
+    if (begins_lab(line)) into = &labs[line.substr(2)];
+    *into += line + '\n';
+  }
+  for (const auto& [lab, its_lines] : labs) header += its_lines;
+  return header;
+}
 
 }  // namespace workbook

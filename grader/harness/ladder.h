@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -236,7 +237,10 @@ template <typename Lab>
 void calibrate(const std::string& profile_path) {
   std::ofstream out(profile_path, std::ios::app);
   if (!out) throw std::runtime_error("cannot write " + profile_path);
-  out << "# " << Lab::kName << '\n';
+  const std::time_t now = std::time(nullptr);
+  char today[16];
+  std::strftime(today, sizeof today, "%Y-%m-%d", std::gmtime(&now));
+  out << "# " << Lab::kName << '\n' << "#   measured on " << today << " with seed " << session().seed << '\n';
   write_reference_values(Lab::kName, out);  // what its measurement steps are compared with, if any
   const auto& steps = Lab::steps();
   for (std::size_t k = 0; k < steps.size(); ++k) {

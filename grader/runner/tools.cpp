@@ -1,8 +1,6 @@
 // The commands around grading: `list` (the labs, their steps and bars), `bench` (a lab's sweep on
 // the GPU, with its plot) and `calibrate` (this GPU's bars profile, from the reference solutions).
 #include <algorithm>
-#include <cctype>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -11,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bars_profile.h"
 #include "build.h"
 #include "commands.h"
 #include "process.h"
@@ -89,7 +88,7 @@ int bench(const Checkout& checkout, Words words) {
 }
 
 // Each lab's solution measured on this GPU (skeleton.h's calibrate<Lab>) into its bars profile,
-// classroom/bars/<gpu>.bars. A profile's lines for other labs are kept.
+// classroom/bars/<gpu>.bars. A profile's lines for other labs are kept; the labs stay in order.
 int calibrate(const Checkout& checkout, Words words) {
   std::vector<std::string> labs;
   std::string seed = "2026";
@@ -111,13 +110,9 @@ int calibrate(const Checkout& checkout, Words words) {
   require_gpu(Checkout::grader(build_dir, labs.front(), "solution"), "calibrating");
   const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
   const std::string draft = root + "/results/calibration.bars";
-  std::ostringstream header;
-  const std::time_t now = std::time(nullptr);
-  char date[16];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   {
     std::ofstream out(draft);
-    out << "# Bars for " << gpu << ", measured by ./workbook calibrate on " << date << " with seed " << seed << ".\n"
+    out << "# Bars for " << gpu << ", measured by ./workbook calibrate (each lab's date and seed under its name).\n"
         << "# STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE: requirement INDEX of the step's bar (in the order\n"
         << "# ./workbook list shows them). Each admits the step's witness (the textbook form of its idea) by\n"
         << "# 5% and its reference solution, and rejects the solution of the step before it, each with 2% for\n"
@@ -127,8 +122,7 @@ int calibrate(const Checkout& checkout, Words words) {
     // Calibrating one lab replaces that lab's lines only: each lab's lines follow a "# NN_topic" line.
     bool keep = false;
     for (const std::string& line : lines_of(fs::exists(profile) ? read_text(profile) : "")) {
-      if (line.size() > 4 && line.rfind("# ", 0) == 0 && std::isdigit(static_cast<unsigned char>(line[2])) && line[4] == '_')
-        keep = std::find(labs.begin(), labs.end(), line.substr(2)) == labs.end();
+      if (begins_lab(line)) keep = std::find(labs.begin(), labs.end(), line.substr(2)) == labs.end();
       if (keep) out << line << '\n';
     }
   }
@@ -148,6 +142,8 @@ int calibrate(const Checkout& checkout, Words words) {
                                    "): no profile was written. Every measurement is in " + checkout.shown(log));
     }
   }
+  const std::string calibrated = in_lab_order(read_text(draft));  // the labs kept, then those measured now
+  std::ofstream(draft, std::ios::trunc) << calibrated;
   fs::create_directories(fs::path(profile).parent_path());
   fs::rename(draft, profile);
   say("profile: " + checkout.shown(profile) + ". Review it, then commit it: grade uses it on this GPU from now on.");

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "bars_profile.h"
 #include "collect.h"
 #include "process.h"
 
@@ -251,4 +252,24 @@ TEST_CASE("a file given on descriptor 3 is the one descriptor a command gets bey
   const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
   CHECK(text == "before\nrow\n");  // appended, not truncated
   std::filesystem::remove(rows);
+}
+
+TEST_CASE("calibrate: a lab measured again takes its place in lab order, the other labs' lines kept") {
+  // As calibrate's draft is after `./workbook calibrate 01` on a profile of labs 01 to 03: the
+  // header, the labs kept (02, 03), then lab 01's new lines, its step comments ("# 01.4: ...") too.
+  const std::string draft =
+      "# Bars for NVIDIA H200, measured by ./workbook calibrate (each lab's date and seed under its name).\n"
+      "# 02_memory\n#   measured on 2026-11-24 with seed 7\n02.1 1 1.79 0.00  # witness ...\n"
+      "# 03_transpose\n03.1 1 1.73 22.60  # witness ...\n"
+      "# 01_latency\n#   measured on 2026-11-27 with seed 2026\nreference 01.1 4.07  # cycles\n"
+      "# 01.3: not measured here\n01.4 1 1.88 43.69  # witness ...\n";
+  CHECK(in_lab_order(draft) ==
+        "# Bars for NVIDIA H200, measured by ./workbook calibrate (each lab's date and seed under its name).\n"
+        "# 01_latency\n#   measured on 2026-11-27 with seed 2026\nreference 01.1 4.07  # cycles\n"
+        "# 01.3: not measured here\n01.4 1 1.88 43.69  # witness ...\n"
+        "# 02_memory\n#   measured on 2026-11-24 with seed 7\n02.1 1 1.79 0.00  # witness ...\n"
+        "# 03_transpose\n03.1 1 1.73 22.60  # witness ...\n");
+  CHECK(begins_lab("# 06_reduce_scan"));
+  CHECK_FALSE(begins_lab("# 01.4: not measured here"));
+  CHECK_FALSE(begins_lab("#   measured on 2026-11-27 with seed 2026"));
 }
