@@ -73,6 +73,15 @@ void Build::show_errors() const {
   for (const std::string& line : shown) std::cerr << line << '\n';
 }
 
+void Build::judges(const std::vector<std::string>& labs) const {
+  std::vector<std::string> wanted;
+  for (const std::string& lab : labs) wanted.push_back("judge_" + lab);
+  if (targets(wanted)) return;
+  show_errors();
+  throw Fatal(kExitFailed, "the labs' judges did not build in " + checkout_.shown(build_dir_) + ": the whole log is in " +
+                               checkout_.shown(log()));
+}
+
 LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken,
                          bool judged) const {
   std::string names;
@@ -83,7 +92,8 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
   for (const std::string& lab : labs) {
     // The lab's judge first, on its own: it links nothing of any implementation's, so it builds and
     // lists the lab's steps whether the file compiles or not (one that does not fails step by step).
-    targets({"judge_" + lab});
+    // A submission's is the checkout's (judges()), built before.
+    if (kind != "submission") targets({"judge_" + lab});
     // The student's file, read before it is compiled; a solution is the checkout's own.
     std::string file;
     if (kind == "submission") {

@@ -42,9 +42,15 @@ class Build {
   void show_errors() const;
   // What grades each lab for `kind` (starter, solution, or submission: the files in `taken`):
   // `judged`, the lab's judge and the implementation's planner (grade); else the grader that links
-  // the implementation (grade --linked, bench, calibrate: the reference solutions).
+  // the implementation (grade --linked, bench, calibrate: the reference solutions). A submission's
+  // folder builds its files alone: its judges are the checkout's (judges()), the same for every
+  // student, since a judge links nothing of any implementation.
   LabsBuilt graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken = "",
                     bool judged = false) const;
+
+  // Each lab's judge, in this build (the checkout's): once for a class, before its students, so that
+  // no student's build, nor two gradings at once, builds them. Throws Fatal when one does not build.
+  void judges(const std::vector<std::string>& labs) const;
 
   const std::string& folder() const { return build_dir_; }
   std::string log() const { return log_folder_ + "/build.log"; }

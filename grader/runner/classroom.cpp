@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "build.h"
 #include "commands.h"
 #include "process.h"
 
@@ -387,6 +388,12 @@ int grade_class(const Checkout& checkout, Words words) {
     if (slurm_job) throw Fatal(kExitUsage, "grade-class: a Slurm task or merge is given the class's seed by its script");
     seed = drawn_seed();
   }
+  // The labs' judges, once for the class (a Slurm class's when it is submitted): each student's build
+  // folder then compiles their files alone, and no two gradings at once build in the checkout's.
+  if (!slurm_job) {
+    say("building the labs' judges once, for every student (build/" + checkout.preset + ")");
+    Build(checkout, checkout.build_dir, class_dir).judges(labs.empty() ? checkout.labs() : labs);
+  }
   if (slurm.submit) return submit_to_slurm(checkout, dir, labs, passed_on, points_path, seed, slurm, entries.size());
   std::ofstream summary;
   if (slurm.task < 0) summary.open(class_dir + "/summary.txt", std::ios::trunc);
@@ -447,7 +454,8 @@ int grade_class(const Checkout& checkout, Words words) {
     const std::string own = class_dir + "/" + student.name;
     fs::create_directories(own);
     std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + root,
-                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", "--submission", student.entry};
+                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", "--submission", student.entry,
+                                     "--judges-built"};
     argv.insert(argv.end(), labs.begin(), labs.end());
     argv.insert(argv.end(), passed_on.begin(), passed_on.end());
     if (!points_path.empty()) argv.insert(argv.end(), {"--points", points_path});

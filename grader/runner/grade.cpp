@@ -43,6 +43,9 @@ struct Request {
   int class_slot = 0;
   // grade-class --build-ahead's: take the submission and build it, and grade nothing (yet).
   bool build_only = false;
+  // grade-class's (--judges-built): the labs' judges are built in the checkout's build already, once
+  // for the class; a grading of one submission builds them there itself.
+  bool judges_built = false;
   bool trace = true;
   // Each step by the lab's judge, the file's host code in a planner of its own; --linked (the
   // reference solutions only) links the implementation into the lab's grader instead.
@@ -135,6 +138,7 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
     else if (word == "--build-only") r.build_only = true;  // grade-class --build-ahead's
+    else if (word == "--judges-built") r.judges_built = true;  // grade-class's
     else if (word == "--class-slot") {  // grade-class's, for the build folder of the GPU it grades on
       const std::string slot = words.value("a number");
       if (!std::regex_match(slot, std::regex("[0-9]{1,3}")))
@@ -245,11 +249,15 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 // ---------------------------------------------------------------------------------------------
 // One grading: `grade`.
 
-// The lab's judge with `implementation`'s planner and the files of its GPU code (grader/harness/judge.h),
-// as built in `build_dir`: what grades, or profiles, one step without running any of its host code.
-std::vector<std::string> judged_program(const std::string& build_dir, const std::string& lab, const std::string& implementation) {
+// The lab's judge, as built in `judge_dir`, with `implementation`'s planner and the files of its GPU
+// code (grader/harness/judge.h), as built in `build_dir`: what grades, or profiles, one step without
+// running any of its host code. A submission's folder builds only its files; its judge is the
+// checkout's, built once for every student (Build::judges()).
+std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir, const std::string& lab,
+                                        const std::string& implementation) {
   const std::string folder = build_dir + "/labs/" + lab;
-  std::vector<std::string> program = {folder + "/judge_" + lab, "--planner=" + folder + "/plan_" + lab + "_" + implementation,
+  std::vector<std::string> program = {judge_dir + "/labs/" + lab + "/judge_" + lab,
+                                      "--planner=" + folder + "/plan_" + lab + "_" + implementation,
                                       "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
   if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
   return program;
@@ -259,6 +267,7 @@ struct Grading {
   explicit Grading(const Checkout& c) : checkout(c) {}
   const Checkout& checkout;
   std::string build_dir, results, implementation, seed, timeout_s, sanitizer;
+  std::string judge_dir;  // where the labs' judges are built: the checkout's build
   bool trace = true;
   bool judge = true;
   std::vector<std::string> labs, broken, missing, only_steps;
@@ -278,13 +287,13 @@ struct Grading {
   // the step's process; or with --linked (solutions only) its grader, which links the implementation.
   std::vector<std::string> step_program(const std::string& lab) const {
     if (!judge) return {grader(lab, implementation)};
-    return judged_program(build_dir, lab, implementation);
+    return judged_program(judge_dir, build_dir, lab, implementation);
   }
   // A lab's steps are listed by its judge, which links no implementation (so a file that does not
   // compile still has its steps), or where there is none by the checkout's starter: nothing of the
   // student's runs.
   std::string lister(const std::string& lab) const {
-    const std::string judge_of_lab = build_dir + "/labs/" + lab + "/judge_" + lab;
+    const std::string judge_of_lab = judge_dir + "/labs/" + lab + "/judge_" + lab;
     if (access(judge_of_lab.c_str(), X_OK) == 0) return judge_of_lab;
     return grader(lab, implementation == "submission" ? "starter" : implementation);
   }
@@ -523,6 +532,12 @@ int grade_request(const Checkout& checkout, Request& r) {
   if (r.class_slot > 0) submissions_build += "-slot" + std::to_string(r.class_slot);
   const auto grading_began = std::chrono::steady_clock::now();
   const Build build(checkout, submission ? submissions_build : checkout.build_dir, r.results);
+  if (submission && !r.judges_built) Build(checkout, checkout.build_dir, r.results).judges(r.labs);
+  if (submission && r.judges_built)
+    for (const std::string& lab : r.labs)
+      if (access((checkout.build_dir + "/labs/" + lab + "/judge_" + lab).c_str(), X_OK) != 0)
+        throw Fatal(kExitFailed, "the judge of " + lab + " is not built in " + checkout.shown(checkout.build_dir) +
+                                     " (grade-class builds every lab's judge there before its students)");
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
   const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
   const auto built_at = std::chrono::steady_clock::now();
@@ -534,6 +549,7 @@ int grade_request(const Checkout& checkout, Request& r) {
 
   Grading g(checkout);
   g.build_dir = build.folder();
+  g.judge_dir = checkout.build_dir;
   g.results = r.results;
   g.implementation = submission ? "submission" : r.implementation;
   g.seed = r.seed.empty() ? drawn_seed() : r.seed;
@@ -634,7 +650,7 @@ int grade_request(const Checkout& checkout, Request& r) {
     if (g.implementation != "solution" && fs::is_directory(checkout.root + "/solutions")) {
       const Build reference_build(checkout, checkout.build_dir, r.results);
       if (!reference_build.graders({lab}, "solution", "", true).built.empty())
-        reference = judged_program(checkout.build_dir, lab, "solution");
+        reference = judged_program(checkout.build_dir, checkout.build_dir, lab, "solution");
     }
     return profile_step(g, lab, steps.front(), r.ncu, reference);
   }

@@ -16,6 +16,10 @@ for who in ann ben cat; do
   echo "// $who's copy, $(date +%s%N)" >>"$work/class/$who/labs/02_memory/memory.cu"  # each a file of its own, new each run
 done
 chmod -R a+rX "$work"
+# The judges are the checkout's, built once by grade-class: a student's build folder builds their
+# files alone. A judge left in a slot's folder by an earlier build is removed, and must not come back.
+preset_folders=("$root"/build/submissions-*)
+for folder in "${preset_folders[@]}"; do rm -f "$folder/labs/02_memory/judge_02_memory"; done
 # One GPU at most: the three share one slot, so two of them are built ahead.
 first_gpu=${CUDA_VISIBLE_DEVICES:-0}
 CUDA_VISIBLE_DEVICES=${first_gpu%%,*} "$root/workbook" grade-class "$work/class" 02 --build-ahead --gpus all \
@@ -36,5 +40,10 @@ for who in ann ben cat; do
   fi
 done
 [ "${ahead:-0}" -eq 2 ] && echo "ok: two of three built ahead" || fail "${ahead:-0} of three built ahead, not two"
+grep -q "building the labs' judges once" "$work/grade-class.log" || fail "grade-class did not say it built the judges once"
+for judge in "$root"/build/submissions-*/labs/02_memory/judge_02_memory; do
+  [ -e "$judge" ] && fail "a student's build built a judge of its own: $judge"
+done
+echo "ok: no student's build folder holds a judge (the checkout's graded them all)"
 echo "$failures failures"
 [ "$failures" -eq 0 ]
