@@ -445,7 +445,9 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
         said += line + '\n';
     return said;
   };
-  say("profiling " + lab + " " + step.name + " (" + g.implementation + ") under Nsight Compute: each of its kernels, "
+  // "starter" is the build's name for the file in labs/, which is the student's own work by now.
+  const std::string whose_file = g.implementation == "starter" ? "your labs/" + lab + " file" : g.implementation;
+  say("profiling " + lab + " " + step.name + " (" + whose_file + ") under Nsight Compute: each of its kernels, "
       "one launch, at its bar's shape");
   std::string output;
   const int status = run_step(g, lab, step, under_ncu(g.step_program(lab)), &output);
