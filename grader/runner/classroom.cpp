@@ -508,10 +508,10 @@ int grade_class(const Checkout& checkout, Words words) {
     if (hung) note += (note.empty() ? "" : "; ") + std::string("a step hung and was stopped");
     student.line = summary_line(student.name, passed, student.total, score, note);
     std::cout << student.line;
-    if (gpus.size() > 1) {
-      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began[job]).count();
-      std::cout << "  (GPU " << gpus[slot] << ", " << seconds << " s)";
-    }
+    // How long their grading took (and on which GPU, where there are several): for planning a class.
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began[job]).count();
+    if (gpus.size() > 1) std::cout << "  (GPU " << gpus[slot] << ", " << seconds << " s)";
+    else std::cout << "  (" << seconds << " s)";
     std::cout << std::endl;
   };
   if (slurm.task >= 0) {

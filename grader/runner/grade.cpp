@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -618,9 +619,11 @@ int grade_request(const Checkout& checkout, Request& r) {
     // Where this grading's time went, for the instructor who plans a class (docs/instructors.md).
     const auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
     const double total = seconds(grading_began, std::chrono::steady_clock::now()), building = seconds(grading_began, built_at);
-    g.log << std::fixed << std::setprecision(1) << "[workbook] this grading: " << total << " s, of which building "
-          << building << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds
-          << " s\n" << std::defaultfloat;
+    std::ostringstream went;
+    went << std::fixed << std::setprecision(1) << "this grading: " << total << " s, of which building " << building
+         << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds << " s";
+    g.log << "[workbook] " << went.str() << '\n';
+    say(went.str());  // on the console too: grade-class keeps each student's (results/class/NAME/grade.txt)
     append_rows(g.rows_path, g.rows);
     return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed);
   };
