@@ -142,7 +142,7 @@ int calibrate(const Checkout& checkout, Words words) {
                                    "): no profile was written. Every measurement is in " + checkout.shown(log));
     }
   }
-  const std::string calibrated = in_lab_order(read_text(draft));  // the labs kept, then those measured now
+  const std::string calibrated = in_lab_order(read_text(draft));  // the kept labs and those measured now, in order
   std::ofstream(draft, std::ios::trunc) << calibrated;
   fs::create_directories(fs::path(profile).parent_path());
   fs::rename(draft, profile);
