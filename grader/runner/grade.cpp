@@ -250,6 +250,9 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 // ---------------------------------------------------------------------------------------------
 // One grading: `grade`.
 
+// The lab's judge as built in `build_dir`.
+std::string judge_of(const std::string& build_dir, const std::string& lab) { return build_dir + "/labs/" + lab + "/judge_" + lab; }
+
 // The lab's judge, as built in `judge_dir`, with `implementation`'s planner and the files of its GPU
 // code (grader/harness/judge.h), as built in `build_dir`: what grades, or profiles, one step without
 // running any of its host code. A submission's folder builds only its files; its judge is the
@@ -257,8 +260,7 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir, const std::string& lab,
                                         const std::string& implementation) {
   const std::string folder = build_dir + "/labs/" + lab;
-  std::vector<std::string> program = {judge_dir + "/labs/" + lab + "/judge_" + lab,
-                                      "--planner=" + folder + "/plan_" + lab + "_" + implementation,
+  std::vector<std::string> program = {judge_of(judge_dir, lab), "--planner=" + folder + "/plan_" + lab + "_" + implementation,
                                       "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
   if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
   return program;
@@ -294,7 +296,7 @@ struct Grading {
   // compile still has its steps), or where there is none by the checkout's starter: nothing of the
   // student's runs.
   std::string lister(const std::string& lab) const {
-    const std::string judge_of_lab = judge_dir + "/labs/" + lab + "/judge_" + lab;
+    const std::string judge_of_lab = judge_of(judge_dir, lab);
     if (access(judge_of_lab.c_str(), X_OK) == 0) return judge_of_lab;
     return grader(lab, implementation == "submission" ? "starter" : implementation);
   }
@@ -535,12 +537,12 @@ int grade_request(const Checkout& checkout, Request& r) {
   if (r.class_slot > 0) submissions_build += "-slot" + std::to_string(r.class_slot);
   const auto grading_began = std::chrono::steady_clock::now();
   const Build build(checkout, submission ? submissions_build : checkout.build_dir, r.results);
+  // A submission is graded by the checkout's judges: built here, or by grade-class before its students.
   if (submission && !r.judges_built) Build(checkout, checkout.build_dir, r.results).judges(r.labs);
-  if (submission && r.judges_built)
-    for (const std::string& lab : r.labs)
-      if (access((checkout.build_dir + "/labs/" + lab + "/judge_" + lab).c_str(), X_OK) != 0)
-        throw Fatal(kExitFailed, "the judge of " + lab + " is not built in " + checkout.shown(checkout.build_dir) +
-                                     " (grade-class builds every lab's judge there before its students)");
+  for (const std::string& lab : submission ? r.labs : std::vector<std::string>{})
+    if (access(judge_of(checkout.build_dir, lab).c_str(), X_OK) != 0)
+      throw Fatal(kExitFailed, "the judge of " + lab + " is not built in " + checkout.shown(checkout.build_dir) +
+                                   " (grade-class builds every lab's judge there before its students)");
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
   const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
   const auto built_at = std::chrono::steady_clock::now();
