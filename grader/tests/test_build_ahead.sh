@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# grade-class --build-ahead: each GPU's next student is built while the student before is graded,
-# in the other of the GPU's two build folders, so that their grading finds the build done. Three
+# grade-class builds each GPU's next student while the student before is graded (the default), in
+# the other of the GPU's two build folders, so that their grading finds the build done. Three
 # students of lab 02 on one slot (CPU or GPU): the first builds as grade does; the next two were
 # built ahead (build-ahead.txt), their grading compiles none of their files, and every student gets
-# their row. On the CPU each grading ends with "no GPU visible", as grade-class says without one.
+# their row. With --no-build-ahead, each student's grading builds their file itself. On the CPU each
+# grading ends with "no GPU visible", as grade-class says without one.
 # usage: test_build_ahead.sh ROOT WORK_DIR
 set -uo pipefail
 root=$1 work=$2
@@ -22,28 +23,41 @@ preset_folders=("$root"/build/submissions-*)
 for folder in "${preset_folders[@]}"; do rm -f "$folder/labs/02_memory/judge_02_memory"; done
 # One GPU at most: the three share one slot, so two of them are built ahead.
 first_gpu=${CUDA_VISIBLE_DEVICES:-0}
-CUDA_VISIBLE_DEVICES=${first_gpu%%,*} "$root/workbook" grade-class "$work/class" 02 --build-ahead --gpus all \
-  >"$work/grade-class.log" 2>&1
-status=$?
-cat "$work/grade-class.log"
-[ "$status" -eq 0 ] || [ "$status" -eq 1 ] || [ "$status" -eq 77 ] || fail "grade-class exited $status"
-for who in ann ben cat; do
-  grep -qE "^$who +" "$root/results/class/summary.txt" || fail "$who has no line in the summary"
-  compiled=$(grep -cE "Building CUDA object .*submissions/$who/taken/labs/02_memory/memory\.cu" "$root/results/submissions/$who/build.log")
-  if [ -f "$root/results/class/$who/build-ahead.txt" ]; then
-    grep -q "built ahead in build/submissions-" "$root/results/class/$who/build-ahead.txt" || fail "$who's build ahead did not say where"
-    [ "$compiled" -eq 0 ] && echo "ok: $who was built ahead, and their grading compiled nothing of theirs" ||
-      fail "$who was built ahead, yet their grading compiled their file again"
-    ahead=$((${ahead:-0} + 1))
-  else
-    [ "$compiled" -eq 1 ] && echo "ok: $who was built with their grading" || fail "$who's grading compiled their file $compiled times"
-  fi
-done
-[ "${ahead:-0}" -eq 2 ] && echo "ok: two of three built ahead" || fail "${ahead:-0} of three built ahead, not two"
+# grade_the_class OPTION...: grade-class on the one GPU, then each student's line and build checked.
+grade_the_class() {
+  local status ahead=0 who compiled
+  CUDA_VISIBLE_DEVICES=${first_gpu%%,*} "$root/workbook" grade-class "$work/class" 02 --gpus all "$@" \
+    >"$work/grade-class.log" 2>&1
+  status=$?
+  cat "$work/grade-class.log"
+  [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || [ "$status" -eq 77 ] || fail "grade-class $* exited $status"
+  for who in ann ben cat; do
+    grep -qE "^$who +" "$root/results/class/summary.txt" || fail "$who has no line in the summary"
+    compiled=$(grep -cE "Building CUDA object .*submissions/$who/taken/labs/02_memory/memory\.cu" "$root/results/submissions/$who/build.log")
+    if [ -f "$root/results/class/$who/build-ahead.txt" ]; then
+      grep -q "built ahead in build/submissions-" "$root/results/class/$who/build-ahead.txt" || fail "$who's build ahead did not say where"
+      [ "$compiled" -eq 0 ] && echo "ok: $who was built ahead, and their grading compiled nothing of theirs" ||
+        fail "$who was built ahead, yet their grading compiled their file again"
+      ahead=$((ahead + 1))
+    else
+      [ "$compiled" -eq 1 ] && echo "ok: $who was built with their grading" || fail "$who's grading compiled their file $compiled times"
+    fi
+  done
+  built_ahead=$ahead
+}
+
+grade_the_class
+[ "$built_ahead" -eq 2 ] && echo "ok: by default, two of three built ahead" || fail "by default, $built_ahead of three built ahead, not two"
 grep -q "building the labs' judges once" "$work/grade-class.log" || fail "grade-class did not say it built the judges once"
 for judge in "$root"/build/submissions-*/labs/02_memory/judge_02_memory; do
   [ -e "$judge" ] && fail "a student's build built a judge of its own: $judge"
 done
 echo "ok: no student's build folder holds a judge (the checkout's graded them all)"
+
+# Each file changed again, so that nothing is left built from the run before.
+for who in ann ben cat; do echo "// $who's copy, again $(date +%s%N)" >>"$work/class/$who/labs/02_memory/memory.cu"; done
+grade_the_class --no-build-ahead
+[ "$built_ahead" -eq 0 ] && echo "ok: with --no-build-ahead, each student built with their grading" ||
+  fail "with --no-build-ahead, $built_ahead of three were built ahead"
 echo "$failures failures"
 [ "$failures" -eq 0 ]
