@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 
 #include "device_check.cuh"
@@ -78,6 +77,11 @@ std::vector<std::int32_t> random_ints(std::size_t count, std::uint64_t seed) {
   });
   return values;
 }
+
+FloatStream::FloatStream(std::uint64_t seed) : key_(random_key(seed)) {}
+float FloatStream::operator()(std::size_t i) const { return random_element(key_, i); }
+IntStream::IntStream(std::uint64_t seed) : key_(random_key(seed)) {}
+std::int32_t IntStream::operator()(std::size_t i) const { return random_int_element(key_, i); }
 
 // The grader's own kernels are launched with <<<>>>, not workbook::launch(): the launch log is
 // the candidate's, and these are not.
@@ -294,10 +298,12 @@ std::vector<std::int32_t> Arrays::values_of(const std::int32_t* input) const {
   return random_ints(named.array->size(), named.seed);
 }
 
+// Straight into ints: through a vector of floats first, 2^28 ints cost another GiB to touch.
 std::vector<std::int32_t> Arrays::download(const std::int32_t* output) const {
-  const std::vector<float> bits = find(output).array->download();
+  const DeviceArray<float>& bits = *find(output).array;
   std::vector<std::int32_t> values(bits.size());
-  if (!bits.empty()) std::memcpy(values.data(), bits.data(), bits.size() * sizeof(float));
+  CUDA_CHECK(cudaDeviceSynchronize());  // as DeviceArray::download(): the grader's stream first
+  if (!values.empty()) CUDA_CHECK(cudaMemcpy(values.data(), bits.data(), bits.bytes(), cudaMemcpyDeviceToHost));
   return values;
 }
 

@@ -30,6 +30,25 @@ void fill_random(float* data, std::size_t count, std::uint64_t seed, cudaStream_
 // The same streams as 32-bit integers, every value equally likely (random_int_element()).
 std::vector<std::int32_t> random_ints(std::size_t count, std::uint64_t seed);
 void fill_random(std::int32_t* data, std::size_t count, std::uint64_t seed, cudaStream_t stream);
+// Element i of the stream `seed`, one at a time, as a float (random_floats()'s) or an int
+// (random_ints()'s): a check at the bars' shapes draws each input element as it needs it instead of
+// holding a copy of the whole input (a GiB at 2^28 ints).
+class FloatStream {
+ public:
+  explicit FloatStream(std::uint64_t seed);
+  float operator()(std::size_t i) const;
+
+ private:
+  std::uint64_t key_;
+};
+class IntStream {
+ public:
+  explicit IntStream(std::uint64_t seed);
+  std::int32_t operator()(std::size_t i) const;
+
+ private:
+  std::uint64_t key_;
+};
 
 // What a device-side check found: how many elements failed it, and the first of them.
 struct DeviceMismatches {

@@ -1,10 +1,6 @@
 #include "check.h"
 
-#include <cmath>
 #include <sstream>
-#include <vector>
-
-#include "parallel.h"
 
 namespace workbook {
 
@@ -12,33 +8,13 @@ namespace {
 
 template <typename Want>
 Comparison compare_any(std::span<const float> got, std::span<const Want> want, Tolerance tolerance) {
-  Comparison result;
-  result.checked = want.size();
   if (got.size() != want.size()) {
+    Comparison result;
+    result.checked = want.size();
     result.mismatches = want.size() > got.size() ? want.size() - got.size() : got.size() - want.size();
     return result;
   }
-  // Pieces compared at once, merged in order: the same count and first mismatches as one pass.
-  std::vector<Comparison> pieces(pieces_of(want.size(), kCheckGrain));
-  parallel_pieces(want.size(), kCheckGrain, [&](std::size_t piece, std::size_t begin, std::size_t end) {
-    Comparison& mine = pieces[piece];
-    for (std::size_t i = begin; i < end; ++i) {
-      const double g = got[i];
-      const double w = static_cast<double>(want[i]);
-      const double allowed = tolerance.absolute + tolerance.relative * std::fabs(w);
-      // Written as "not within" so that a NaN on either side counts as a mismatch.
-      if (!(std::fabs(g - w) <= allowed)) {
-        if (mine.first_mismatches.size() < kMismatchesShown) mine.first_mismatches.push_back({i, g, w});
-        ++mine.mismatches;
-      }
-    }
-  });
-  for (const Comparison& piece : pieces) {
-    result.mismatches += piece.mismatches;
-    for (const Mismatch& m : piece.first_mismatches)
-      if (result.first_mismatches.size() < kMismatchesShown) result.first_mismatches.push_back(m);
-  }
-  return result;
+  return compare_with(got, [&](std::size_t i) { return static_cast<double>(want[i]); }, tolerance);
 }
 
 }  // namespace

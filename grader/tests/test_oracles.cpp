@@ -40,6 +40,16 @@ TEST_CASE("transpose oracle: refuses a size that does not match the shape") {
   CHECK(transpose_oracle::transpose({}, 0, 7).empty());
 }
 
+// The grader's check reads each output element's source instead of transposing a copy first.
+TEST_CASE("transpose oracle: source_of names the input element transpose() puts at each output element") {
+  for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {33, 7}, {1, 70}, {64, 129}}) {
+    const std::vector<float> in = counting(std::size_t(rows) * cols), out = transpose_oracle::transpose(in, rows, cols);
+    bool same = true;
+    for (std::size_t j = 0; j < out.size(); ++j) same = same && out[j] == in[transpose_oracle::source_of(j, rows, cols)];
+    CHECK_MESSAGE(same, rows, " x ", cols);
+  }
+}
+
 #include "04_sgemm/oracle.h"
 #include "06_reduce_scan/oracle.h"
 
@@ -90,4 +100,58 @@ TEST_CASE("reduce/scan oracle: sums wrap modulo 2^32, exactly, and the scan is e
   const std::vector<std::int32_t> values = {kMax, kMin, -3, 77, kMax, kMax};
   CHECK(static_cast<std::int32_t>(static_cast<std::uint32_t>(exclusive_scan(values).back()) +
                                   static_cast<std::uint32_t>(values.back())) == sum(values));
+}
+
+// The checks a 2^28-int correctness case makes, in pieces and with nothing held, against sum() and
+// exclusive_scan() compared one element after the other: over several pieces (kCheckGrain each at
+// least), with wrong elements at the first, at a piece's first and last, and at the end.
+TEST_CASE("reduce/scan oracle: the checks in pieces say what sum() and exclusive_scan() say") {
+  using namespace reduce_scan_oracle;
+  const std::size_t n = 5 * workbook::kCheckGrain + 123;
+  std::vector<std::int32_t> values(n);
+  std::uint64_t state = 12345;
+  for (std::int32_t& v : values) {  // every 32-bit value likely, so that the sums wrap
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = static_cast<std::int32_t>(static_cast<std::uint32_t>(state >> 32));
+  }
+  const auto value_at = [&](std::size_t i) { return values[i]; };
+  CHECK(sum_of(n, value_at) == sum(values));
+  CHECK(sum_of(0, value_at) == 0);
+  CHECK(sum_of(1, value_at) == values[0]);
+
+  const std::vector<std::int32_t> want = exclusive_scan(values);
+  const auto sequentially = [&](const std::vector<std::int32_t>& got) {
+    WrongPrefixSums result;
+    for (std::size_t i = 0; i < n; ++i)
+      if (got[i] != want[i] && result.wrong++ == 0) {
+        result.first = i;
+        result.should_be = want[i];
+      }
+    return result;
+  };
+  const auto same = [&](const std::vector<std::int32_t>& got) {
+    const WrongPrefixSums in_pieces = wrong_prefix_sums(got, value_at), expected = sequentially(got);
+    CHECK(in_pieces.wrong == expected.wrong);
+    CHECK(in_pieces.first == expected.first);
+    CHECK(in_pieces.should_be == expected.should_be);
+    return in_pieces;
+  };
+  CHECK(same(want).wrong == 0);
+  const std::size_t pieces = workbook::pieces_of(n, workbook::kCheckGrain), each = (n + pieces - 1) / pieces;
+  for (const std::size_t where : {std::size_t{0}, each - 1, each, n - 1}) {
+    std::vector<std::int32_t> got = want;
+    got[where] ^= 1;
+    const WrongPrefixSums found = same(got);
+    CHECK(found.wrong == 1);
+    CHECK(found.first == where);
+  }
+  std::vector<std::int32_t> several = want;
+  for (const std::size_t where : {n - 1, each, std::size_t{7}}) several[where] += 3;
+  CHECK(same(several).wrong == 3);
+  // An inclusive scan where an exclusive one is asked: wrong wherever the element is not 0.
+  std::vector<std::int32_t> inclusive(n);
+  for (std::size_t i = 0; i < n; ++i)
+    inclusive[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(want[i]) + static_cast<std::uint32_t>(values[i]));
+  CHECK(same(inclusive).first == 0);
+  CHECK(wrong_prefix_sums(std::span<const std::int32_t>{}, value_at).wrong == 0);
 }

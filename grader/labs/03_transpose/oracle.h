@@ -9,6 +9,13 @@
 
 namespace transpose_oracle {
 
+// Where element j of the transpose comes from: out[c * rows + r] is in[r * cols + c]. The grader's
+// check reads the input's element there as it compares (its values drawn again from their seed),
+// rather than transposing a copy of the input first.
+inline std::size_t source_of(std::size_t j, int rows, int cols) {
+  return (j % std::size_t(rows)) * std::size_t(cols) + j / std::size_t(rows);
+}
+
 // `in` has `rows` rows of `cols` floats, row-major; the result has `cols` rows of `rows` floats.
 inline std::vector<float> transpose(std::span<const float> in, int rows, int cols) {
   if (rows < 0 || cols < 0 || in.size() != std::size_t(rows) * std::size_t(cols))

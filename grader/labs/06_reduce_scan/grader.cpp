@@ -167,22 +167,21 @@ struct ReduceScanLab {
     c->problem.in = in;
     c->problem.out = out;
     c->problem.n = spec.n;
-    c->check_output = [c = c.get(), in, out, scan]() -> std::string {
-      const std::vector<std::int32_t> values = c->arrays.values_of(in);
+    c->check_output = [c = c.get(), in, out, n = spec.n, scan]() -> std::string {
+      // The input's values drawn again from its seed as the check needs them (oracle.h).
+      const workbook::IntStream value_at(c->arrays.seed_of(in));
       const std::vector<std::int32_t> got = c->arrays.download(out);
       if (!scan) {
-        const std::int32_t want = reduce_scan_oracle::sum(values);
+        const std::int32_t want = reduce_scan_oracle::sum_of(n, value_at);
         if (got[0] == want) return "";
         return "the sum is " + std::to_string(got[0]) + ", it should be " + std::to_string(want) +
                " (sums wrap modulo 2^32: add as unsigned int)";
       }
-      const std::vector<std::int32_t> want = reduce_scan_oracle::exclusive_scan(values);
-      std::size_t wrong = 0, first = 0;
-      for (std::size_t i = 0; i < want.size(); ++i)
-        if (got[i] != want[i] && wrong++ == 0) first = i;
-      if (wrong == 0) return "";
-      return std::to_string(wrong) + " of " + std::to_string(want.size()) + " prefix sums are wrong, the first out[" +
-             std::to_string(first) + "] = " + std::to_string(got[first]) + ", it should be " + std::to_string(want[first]);
+      const reduce_scan_oracle::WrongPrefixSums found = reduce_scan_oracle::wrong_prefix_sums(got, value_at);
+      if (found.wrong == 0) return "";
+      return std::to_string(found.wrong) + " of " + std::to_string(n) + " prefix sums are wrong, the first out[" +
+             std::to_string(found.first) + "] = " + std::to_string(got[found.first]) + ", it should be " +
+             std::to_string(found.should_be);
     };
     return c;
   }
