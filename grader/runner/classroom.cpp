@@ -335,8 +335,8 @@ int grade_class(const Checkout& checkout, Words words) {
   std::vector<std::string> labs, passed_on;  // passed_on: the options each grading takes as they are
   std::string seed, gpus_chosen;
   // Each GPU builds its next student while it grades one (the default since it was measured on one
-  // H100: the same verdicts and the same % of the reference within 0.52%, a student 128 s instead
-  // of 184 s: solutions/05_fft/NOTES.md); --no-build-ahead builds each student as their grading begins.
+  // H100: the same verdicts and the same % of the reference within 0.52%, a solved student 127-129 s
+  // instead of 181-184 s: solutions/05_fft/NOTES.md); --no-build-ahead builds each as their grading begins.
   bool build_ahead = true;
   SlurmRequest slurm;
   for (std::string word; words.next(word);) {
