@@ -28,11 +28,10 @@ inline constexpr std::size_t kGuardBytes = 64 * 1024;
 std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
 void fill_random(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream);
 // The same streams as 32-bit integers, every value equally likely (random_int_element()).
-std::vector<std::int32_t> random_ints(std::size_t count, std::uint64_t seed);
 void fill_random(std::int32_t* data, std::size_t count, std::uint64_t seed, cudaStream_t stream);
 // Element i of the stream `seed`, one at a time, as a float (random_floats()'s) or an int
-// (random_ints()'s): a check at the bars' shapes draws each input element as it needs it instead of
-// holding a copy of the whole input (a GiB at 2^28 ints).
+// (fill_random()'s ints): a check at the bars' shapes draws each input element as it needs it
+// instead of holding a copy of the whole input (a GiB at 2^28 ints).
 class FloatStream {
  public:
   explicit FloatStream(std::uint64_t seed);
@@ -84,10 +83,15 @@ class DeviceArray {
   }
   // Waits for the whole device first: the kernels that wrote it ran on the grader's stream, which
   // a plain cudaMemcpy (legacy default stream) does not wait for.
-  std::vector<T> download() const {
-    std::vector<T> values(count_);
+  std::vector<T> download() const { return download_as<T>(); }
+  // The same bytes read as another type of the same size (lab 06's ints live in arrays of floats),
+  // straight into it: 2^28 ints copied through a vector of floats cost another GiB to touch.
+  template <typename U>
+  std::vector<U> download_as() const {
+    static_assert(sizeof(U) == sizeof(T), "download_as: an element of another size");
+    std::vector<U> values(count_);
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(values.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+    if (count_ > 0) CUDA_CHECK(cudaMemcpy(values.data(), data_, bytes(), cudaMemcpyDeviceToHost));
     return values;
   }
   // Every byte kPoisonByte (NaN for floats): an element the kernel forgot to write can never match.
@@ -134,7 +138,7 @@ class Arrays {
 
   float* input(const std::string& name, std::size_t count, std::size_t offset = 0);
   float* output(const std::string& name, std::size_t count, std::size_t offset = 0);
-  // The same for 32-bit integers (lab 06): inputs drawn with random_ints(), outputs poisoned.
+  // The same for 32-bit integers (lab 06): inputs drawn as IntStream reads them, outputs poisoned.
   std::int32_t* input_ints(const std::string& name, std::size_t count, std::size_t offset = 0);
   std::int32_t* output_ints(const std::string& name, std::size_t count, std::size_t offset = 0);
   // An input that holds `values` instead of a draw (an impulse, a pure tone: inputs whose outputs
@@ -148,10 +152,10 @@ class Arrays {
   // What the CPU knows of them: an input's drawn values, an output's contents.
   std::vector<float> values_of(const float* input) const;
   std::vector<float> download(const float* output) const;
-  std::vector<std::int32_t> values_of(const std::int32_t* input) const;
   std::vector<std::int32_t> download(const std::int32_t* output) const;
   // The generator stream an input holds now (it changes with every redraw): device-side checks
-  // compute the truth from it rather than read an input the kernel may have changed.
+  // compute the truth from it rather than read an input the kernel may have changed, and a CPU check
+  // of lab 06's ints reads it through IntStream.
   std::uint64_t seed_of(const void* input) const;
 
   void redraw_inputs(cudaStream_t stream);  // fresh seeds, filled on the device
