@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <span>
 #include <vector>
 
@@ -35,18 +36,23 @@ inline std::vector<std::int32_t> exclusive_scan(const std::vector<std::int32_t>&
 // value_at(i) draws input element i again (the grader's generator is a function of the index), and
 // the pieces run at once, each summing in the same unsigned arithmetic.
 
-// sum() of the n values value_at gives.
+// The sum of each piece parallel_pieces() cuts [0, n) into, in order.
 template <class ValueAt>
-std::int32_t sum_of(std::size_t n, const ValueAt& value_at) {
-  std::vector<std::uint32_t> piece_sums(workbook::pieces_of(n, workbook::kCheckGrain), 0);
+std::vector<std::uint32_t> sums_of_pieces(std::size_t n, const ValueAt& value_at) {
+  std::vector<std::uint32_t> sums(workbook::pieces_of(n, workbook::kCheckGrain), 0);
   workbook::parallel_pieces(n, workbook::kCheckGrain, [&](std::size_t piece, std::size_t begin, std::size_t end) {
     std::uint32_t total = 0;
     for (std::size_t i = begin; i < end; ++i) total += static_cast<std::uint32_t>(value_at(i));
-    piece_sums[piece] = total;
+    sums[piece] = total;
   });
-  std::uint32_t total = 0;
-  for (const std::uint32_t piece_sum : piece_sums) total += piece_sum;
-  return static_cast<std::int32_t>(total);
+  return sums;
+}
+
+// sum() of the n values value_at gives.
+template <class ValueAt>
+std::int32_t sum_of(std::size_t n, const ValueAt& value_at) {
+  const std::vector<std::uint32_t> sums = sums_of_pieces(n, value_at);
+  return static_cast<std::int32_t>(std::accumulate(sums.begin(), sums.end(), std::uint32_t{0}));
 }
 
 // How `got` differs from the exclusive scan of the got.size() values value_at gives.
@@ -60,20 +66,11 @@ struct WrongPrefixSums {
 // once; merged in order, the count and the first are a sequential comparison's.
 template <class ValueAt>
 WrongPrefixSums wrong_prefix_sums(std::span<const std::int32_t> got, const ValueAt& value_at) {
-  const std::size_t n = got.size(), pieces = workbook::pieces_of(n, workbook::kCheckGrain);
-  std::vector<std::uint32_t> starts(pieces, 0);  // first each piece's own sum, then the sum before it
-  workbook::parallel_pieces(n, workbook::kCheckGrain, [&](std::size_t piece, std::size_t begin, std::size_t end) {
-    std::uint32_t total = 0;
-    for (std::size_t i = begin; i < end; ++i) total += static_cast<std::uint32_t>(value_at(i));
-    starts[piece] = total;
-  });
-  std::uint32_t before = 0;
-  for (std::uint32_t& start : starts) {
-    const std::uint32_t own = start;
-    start = before;
-    before += own;
-  }
-  std::vector<WrongPrefixSums> found(pieces);
+  const std::size_t n = got.size();
+  // Each piece's own sum, scanned: the sum of the pieces before it, where its running sum starts.
+  std::vector<std::uint32_t> starts = sums_of_pieces(n, value_at);
+  std::exclusive_scan(starts.begin(), starts.end(), starts.begin(), std::uint32_t{0});
+  std::vector<WrongPrefixSums> found(starts.size());
   workbook::parallel_pieces(n, workbook::kCheckGrain, [&](std::size_t piece, std::size_t begin, std::size_t end) {
     std::uint32_t running = starts[piece];
     WrongPrefixSums& mine = found[piece];
