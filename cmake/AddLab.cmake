@@ -20,7 +20,6 @@
 #   columns, its planner serving every function it defines, the judge's front (CPU).
 #
 # add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
-#         [TRACE_MUTANTS <name|defence|steps[|also-without]>...]
 #         [MUTANT_CONTROLS <name|steps>...] [INCLUDE_MUTANTS <name|finding>...]
 #         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
 #         [BOUNDARY_MUTANTS <name|steps|honest or name|steps|refusal text>...]
@@ -52,12 +51,6 @@
 # clear them, or it proves nothing. also-without: defences off in both tests, comma-separated (where
 # two defences catch one cheat, each is proved with the other off).
 #
-# A TRACE_MUTANT gets its work onto the GPU in a way only the device trace (grader/harness/
-# device_trace.h) sees: a stream it was not given, a kernel launched past workbook::launch, a kernel
-# its file does not contain. As a DEFENCE_MUTANT, it must fail on its steps naming the defence with
-# everything on; and with the trace off (--no-device-trace) it must clear them: nothing else in the
-# grader stands between it and the bars.
-#
 # A MUTANT_CONTROL shows that a mutant fails for its one named defect, not for something else in
 # it: the mutant's source built again with WORKBOOK_MUTANT_CONTROL defined, which fixes only that
 # defect (a fence put back, a word read whole), must pass the correctness of those steps on the
@@ -77,13 +70,12 @@
 # gets CPU tests that its starter's and solution's #include lines pass. A JUDGED_HOST_MUTANT's host
 # code cheats; judged, its tricks run in its planner: it must get its honest copy's verdicts (the
 # steps it clears, then those it fails), or fail every step ("reject").
-# A BOUNDARY_MUTANT is a DEFENCE_ or TRACE_MUTANT of a class the trust boundary closes by itself
-# (work the timer does not see, launches past workbook::launch, someone else's kernels): judged, with
-# the three defences the device trace and the launch records carried off (outside-timer,
-# unrecorded-launch, foreign-work) and no trace (a judge runs none), it must still gain nothing on
-# its steps: "honest", each is graded on its own kernels' time (passes or misses its bar, and trips
-# no other defence: work that escaped the timer would trip [ceiling]), or each fails with the
-# planner's refusal, whose text is given.
+# A BOUNDARY_MUTANT cheats in a way the trust boundary closes by itself, with no defence of the
+# grader's to catch it (work on a stream the timer does not see or left running past the call,
+# launches past workbook::launch, someone else's kernels, the copy engines doing a kernel's work):
+# judged, as a student's file is, it must gain nothing on its steps: "honest", each is graded on its
+# own kernels' time (passes or misses its bar, and trips no defence: work that escaped the timer
+# would trip [ceiling]), or each fails with the planner's refusal, whose text is given.
 # A JUDGED_DEFENCE_MUTANT is a DEFENCE_MUTANT whose defence reads the student's machine code
 # ([block-order], [stage-reuse]): judged as a student's file is, where the judge reads the dump the
 # build wrote beside the file's library (machine_code.h) rather than its own program, it must fail
@@ -219,7 +211,7 @@ endfunction()
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;TRACE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS;JUDGED_DEFENCE_MUTANTS;RESIDUE_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS;JUDGED_DEFENCE_MUTANTS;RESIDUE_MUTANTS")
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
@@ -293,10 +285,7 @@ function(add_lab_proofs lab)
     endif()
   endforeach()
   foreach(spec IN LISTS LAB_DEFENCE_MUTANTS)
-    _add_defence_mutant(${lab} "${spec}" "")
-  endforeach()
-  foreach(spec IN LISTS LAB_TRACE_MUTANTS)
-    _add_defence_mutant(${lab} "${spec}" "--no-device-trace")
+    _add_defence_mutant(${lab} "${spec}")
   endforeach()
   foreach(spec IN LISTS LAB_MUTANT_CONTROLS)
     _add_mutant_control(${lab} "${spec}")
@@ -362,7 +351,7 @@ function(_add_sanitize_test lab kind tool expect steps)
   endif()
   add_test(NAME "${name}"
     COMMAND "${PROJECT_SOURCE_DIR}/grader/tests/sanitize.sh" ${tool} ${expect} "${WORKBOOK_COMPUTE_SANITIZER}"
-            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations --no-device-trace "${steps}")
+            "$<TARGET_FILE:grade_${lab}_${kind}>" --correctness-only --exact-allocations "${steps}")
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
@@ -389,10 +378,8 @@ function(_add_include_mutant lab spec)
   set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};mutant;host-code" PASS_REGULAR_EXPRESSION "\\[host-code\\][^\n]*${pattern}")
 endfunction()
 
-# "name|defence|02.1,02.2[|also-without]": see add_lab(). `trace_off`: "" for a DEFENCE_MUTANT, whose
-# proof switches its defence off; "--no-device-trace" for a TRACE_MUTANT, whose proof switches the
-# device trace off instead.
-function(_add_defence_mutant lab spec trace_off)
+# "name|defence|02.1,02.2[|also-without]": see add_lab().
+function(_add_defence_mutant lab spec)
   string(REPLACE "|" ";" fields "${spec}")
   list(LENGTH fields count)
   if(count LESS 3)
@@ -416,13 +403,8 @@ function(_add_defence_mutant lab spec trace_off)
 
   set(caught "${lab}.${kind}: [${defence}] rejects it on ${steps}")
   add_test(NAME "${caught}" COMMAND ${grader} "--step=${steps}" "--expect-reason=[${defence}]" ${also})
-  if(trace_off)
-    set(proof "${lab}.${kind}: without the device trace it clears ${steps}")
-    add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "${trace_off}" ${also})
-  else()
-    set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
-    add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "--without=${defence}" ${also})
-  endif()
+  set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
+  add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "--without=${defence}" ${also})
   set_tests_properties("${caught}" "${proof}" PROPERTIES LABELS "gpu;${lab};mutant;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
@@ -506,19 +488,6 @@ function(_build_lab_implementation lab kind source)
   elseif(kind STREQUAL "solution")
     _add_judged_test(${lab} solution pass)
   endif()
-  # The names the implementation (and the lab's given code) defines, beside the grader: the device
-  # trace counts a kernel as the student's own only if its name is one of them.
-  set(own_code "$<TARGET_FILE:${id}_${kind}>")
-  if(TARGET ${id}_given)
-    list(APPEND own_code "$<TARGET_FILE:${id}_given>")
-  endif()
-  if(kind STREQUAL "solution" AND TARGET ${id}_proofs)  # its bars tests run the witnesses as candidates
-    list(APPEND own_code "$<TARGET_FILE:${id}_proofs>")
-  endif()
-  add_custom_command(TARGET grade_${lab}_${kind} POST_BUILD
-    COMMAND workbook_audit defines "--write=$<TARGET_FILE:grade_${lab}_${kind}>.own_code" ${own_code}
-    VERBATIM)
-  add_dependencies(grade_${lab}_${kind} workbook_audit)
 endfunction()
 
 # The command that grades proofs/mutants/<mutant>.cu by the lab's judge, into `out`: the mutant and
@@ -568,13 +537,12 @@ endfunction()
 function(_add_boundary_mutant lab spec)
   _spec_fields(${lab} BOUNDARY_MUTANTS "name|steps|honest or name|steps|refusal text" "mutant;steps;expected" "${spec}")
   _judged_mutant(${lab} ${mutant} judged)
-  list(APPEND judged "--step=${steps}" --without=outside-timer --without=unrecorded-launch --without=foreign-work)
-  set(off "without the trace's defences")
+  list(APPEND judged "--step=${steps}")
   if(expected STREQUAL "honest")
-    set(name "${lab}.judge: mutant_${mutant}, judged ${off}, is graded on its own kernels' time on ${steps}")
+    set(name "${lab}.judge: mutant_${mutant}, judged, is graded on its own kernels' time on ${steps}")
     list(APPEND judged --expect-honest)
   else()
-    set(name "${lab}.judge: mutant_${mutant}, judged ${off}, is refused on ${steps}")
+    set(name "${lab}.judge: mutant_${mutant}, judged, is refused on ${steps}")
     list(APPEND judged "--expect-reason=${expected}")
   endif()
   add_test(NAME "${name}" COMMAND ${judged})

@@ -2,8 +2,6 @@
 // no student code.
 //   workbook_audit includes --lab-folder=DIR --student-headers=DIR --internals=DIR FILE
 //       before compiling: FILE's #include lines
-//   workbook_audit defines --write=FILE LIBRARY...
-//       every name the libraries define, one per line: the student's own code, for the device trace
 //   workbook_audit gpu-code --object=LIBRARY --architectures=FILE --source=NAME
 //       after compiling: the GPU code LIBRARY carries is exactly what FILE's CUDA architectures
 //       ("90;90a-real", written by the build for the lab) make, the reference solution's own
@@ -58,14 +56,6 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
                               [](const std::string& path) { return std::ifstream(path).good(); }};
     const std::string name = files[0].substr(files[0].find_last_of('/') + 1);
     return print(audit::check_includes(name, read_file(files[0]), rules));
-  }
-  if (command == "defines") {
-    if (files.empty()) throw std::invalid_argument("defines takes the libraries whose names to write");
-    std::ofstream out(flag("write"));
-    for (const std::string& library : files)
-      for (const std::string& name : audit::defined_names(library)) out << name << '\n';
-    if (!out) throw std::runtime_error("cannot write " + flag("write"));
-    return 0;
   }
   if (command == "gpu-code") {
     // A file compiled for other GPUs than the build's still runs, from PTX the driver compiles at load
@@ -126,14 +116,14 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
       }
     return differing == 0 ? 0 : 1;
   }
-  throw std::invalid_argument("unknown command '" + command + "': includes, defines, gpu-code, kernels or machine-code");
+  throw std::invalid_argument("unknown command '" + command + "': includes, gpu-code, kernels or machine-code");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: workbook_audit includes|defines|gpu-code|kernels|machine-code --flag=value... [FILE]\n";
+    std::cerr << "usage: workbook_audit includes|gpu-code|kernels|machine-code --flag=value... [FILE]\n";
     return 2;
   }
   std::map<std::string, std::string> flags;

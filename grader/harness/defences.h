@@ -1,8 +1,10 @@
 // The grader's integrity defences, by class (docs/integrity.md is the threat model). Every failure
-// a defence finds starts with its tag, e.g. "[outside-timer] ...", so that a student reads which
+// a defence finds starts with its tag, e.g. "[remembered-work] ...", so that a student reads which
 // rule was broken and the mutant tests can assert that the right defence caught their mutant.
 // `--without=NAME` switches one class off: only the mutant tests use it, to prove that without the
-// defence their mutant would have cleared the bars. Plain C++.
+// defence their mutant would have cleared the bars. Where a student's work runs and whose it is are
+// not defences here: the trust boundary settles both (a judge replays only the plan's launches of the
+// file's own kernels, on the stream it times; docs/integrity.md, part 1). Plain C++.
 #pragma once
 
 #include <array>
@@ -13,9 +15,6 @@
 namespace workbook {
 
 enum class Defence {
-  kOutsideTimer,      // everything a launcher starts finishes inside what is timed, on its stream
-  kUnrecordedLaunch,  // every kernel that runs went through workbook::launch (so its resources are known)
-  kForeignWork,       // every kernel that runs is the student's own: no library's, no grader's, no copy engine's work
   kRememberedWork,    // fresh inputs and poisoned outputs before every timed run, every run's output checked
   kCeiling,           // no measurement faster than the same-run reference or the device's measured peaks
   kPrecision,         // FP32 results within an FP32 tolerance, not a bound loose enough for TF32 or BF16
@@ -25,16 +24,12 @@ enum class Defence {
   kStageReuse,        // shared memory that a copy-engine store reads is not loaded into before the store has read it
 };
 
-inline constexpr std::array<Defence, 10> kAllDefences = {
-    Defence::kOutsideTimer, Defence::kUnrecordedLaunch, Defence::kForeignWork,  Defence::kRememberedWork,
-    Defence::kCeiling,      Defence::kPrecision,        Defence::kGuard,        Defence::kInputChanged,
-    Defence::kBlockOrder,   Defence::kStageReuse};
+inline constexpr std::array<Defence, 7> kAllDefences = {
+    Defence::kRememberedWork, Defence::kCeiling,    Defence::kPrecision, Defence::kGuard,
+    Defence::kInputChanged,   Defence::kBlockOrder, Defence::kStageReuse};
 
 constexpr std::string_view name_of(Defence defence) {
   switch (defence) {
-    case Defence::kOutsideTimer: return "outside-timer";
-    case Defence::kUnrecordedLaunch: return "unrecorded-launch";
-    case Defence::kForeignWork: return "foreign-work";
     case Defence::kRememberedWork: return "remembered-work";
     case Defence::kCeiling: return "ceiling";
     case Defence::kPrecision: return "precision";

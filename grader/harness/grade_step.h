@@ -22,7 +22,6 @@
 
 #include "buffers.h"
 #include "defences.h"
-#include "device_trace.h"
 #include "drawn_sizes.h"
 #include "judge.h"
 #include "lab.h"
@@ -89,15 +88,6 @@ inline void log_phase_seconds(const char* step_id, const std::string& phase,
 std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches);
 
 // The defences' verdicts, each "" or a tagged failure (skeleton.cpp).
-// [foreign-work] / [outside-timer] / [unrecorded-launch]: what the device trace saw one call run,
-// against the launches it recorded through workbook::launch(): every kernel the student's own (its
-// name among session().own_code), on the given stream, recorded with the same grid, block and
-// shared memory; no record without its kernel; no device-to-device copy.
-std::string audit_device_work(const std::vector<DeviceActivity>& ran, std::vector<LaunchRecord> launches, cudaStream_t stream);
-// [outside-timer]: a launch on a stream other than the one the launcher was given.
-std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream);
-// [outside-timer]: a timed call waited for the device itself (its gate gave up).
-std::string waited_for_the_device(const Timing& candidate);
 // [block-order]: in a step whose blocks wait for other blocks, a kernel launched with more blocks
 // than the GPU holds at once that reads blockIdx and can watch other blocks' writes (machine_code.h):
 // one of its blocks may wait for a block that cannot start.
@@ -130,23 +120,18 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.reference = reference;
   const auto call = [&](cudaStream_t s) { launcher(timed.problem, s); };
 
-  // The candidate's calls: each records its launches and checks their stream, and the device trace
-  // audits what each ran; before each, fresh inputs and poisoned outputs; after each, its output
-  // and its inputs checked on the device.
+  // The candidate's calls: each records its launches (the step's kernel, for its resources); before
+  // each, fresh inputs and poisoned outputs; after each, its output and its inputs checked on the
+  // device.
   const bool fresh = defence_enabled(Defence::kRememberedWork);
   const int capacity = timed.timing.warmup_runs + timed.timing.max_runs;
   RunChecks output_checks(capacity), input_checks(capacity);
   std::vector<LaunchRecord> launches;
-  std::string off_stream, traced;
   TimedWork candidate;
   candidate.run = [&](cudaStream_t s) {
     clear_recorded_launches();
     call(s);
     launches = recorded_launches();
-    if (off_stream.empty()) off_stream = launches_off_stream(launches, s);
-  };
-  candidate.traced = [&](std::vector<DeviceActivity>&& ran, int) {
-    if (traced.empty()) traced = audit_device_work(ran, launches, stream);
   };
   if (fresh) {
     candidate.before = [&](cudaStream_t s, int) {
@@ -162,7 +147,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   // host code runs while anything is timed.
   if (Judge* judging = judge()) judging->plan_ahead([&] { call(stream); });
   const std::vector<Timing> timings = time_interleaved(
-      {{timed.baseline, {}, {}, {}}, candidate, {timed.reference, {}, {}, {}}}, stream, timed.timing);
+      {{timed.baseline, {}, {}}, candidate, {timed.reference, {}, {}}}, stream, timed.timing);
   m.baseline_ms = timings[0].median_ms;
   m.candidate_ms = timings[1].median_ms;
   m.reference_ms = timings[2].median_ms;
@@ -170,6 +155,11 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
             << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " (" << timings[1].calls << ", "
             << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms << " (" << timings[2].calls << ", "
             << timings[2].runs << ")\n";
+  // A gate that gave up timed some host time too (timing.h): rare, and worth a line in the log.
+  for (std::size_t w = 0; w < timings.size(); ++w)
+    if (timings[w].waits > 0)
+      std::cout << "[workbook] " << timings[w].waits << " timed calls of the " << (w == 0 ? "baseline" : w == 1 ? "candidate" : reference.name)
+                << " kept the host 50 ms or more before their work was queued: their times include it\n";
   if (!fresh) {  // without the defence: the output the last call left, checked once
     timed.check_output(stream, output_checks.slot(0));
     timed.arrays.count_changed_inputs(input_checks.slot(0), stream);
@@ -185,11 +175,6 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
   if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
   m.failure = first_of({
-      traced,
-      defence_enabled(Defence::kOutsideTimer) ? off_stream : "",
-      // Judged, the timed calls are the judge's own replay of a plan on this stream: nothing of the
-      // student's can wait for the device there.
-      defence_enabled(Defence::kOutsideTimer) && judge() == nullptr ? waited_for_the_device(timings[1]) : "",
       first_failed_call(output_checks.download(), input_checks.download(), fresh ? timings[1].calls : 1, fresh),
       guards,
       m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
@@ -280,11 +265,10 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
   clock.where = c->where;
   clock.made = CaseClock::Clock::now();
   clear_recorded_launches();
-  std::vector<DeviceActivity> ran;
   const std::string where = c->where + ": ";
   try {
     if (step.launcher != nullptr)
-      c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream, &ran);
+      c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream);
     clock.called = CaseClock::Clock::now();
     std::string why = c->check_output();
     clock.checked = CaseClock::Clock::now();
@@ -303,12 +287,6 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     return where + tagged(Defence::kGuard, why);
   if (std::string why = c->arrays.changed_inputs(stream); !why.empty() && defence_enabled(Defence::kInputChanged))
     return where + tagged(Defence::kInputChanged, why);
-  // A linked grader's audits of where its launcher's work went. A judge replays every launch of the
-  // plan on `stream` and nothing else, so neither could find anything there.
-  if (defence_enabled(Defence::kOutsideTimer) && judge() == nullptr)
-    if (std::string why = launches_off_stream(recorded_launches(), stream); !why.empty()) return where + why;
-  if (device_trace_running())
-    if (std::string why = audit_device_work(ran, recorded_launches(), stream); !why.empty()) return where + why;
   if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
     if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
   if (defence_enabled(Defence::kStageReuse))
@@ -331,23 +309,6 @@ std::string check_all_cases(const typename Lab::Step& step,
   for (const typename Lab::CaseSpec& spec : cases)
     if (std::string why = check_case<Lab>(step, spec, reports); !why.empty()) return why;
   return "";
-}
-
-// A vendor library's launcher (cuBLAS, cuFFT) checked on the lab's cases like a student's, for its
-// arithmetic: the yardsticks' own tests. Its kernels are the library's, launched past
-// workbook::launch(), and a plan may upload its tables on a stream of its own; so the three defences
-// of the device trace, which judge where work came from and where it ran, are off while it runs, and
-// only those. "" or why it fails.
-template <typename Lab>
-std::string check_vendor_cases(const typename Lab::Step& vendor) {
-  struct TraceDefencesOff {
-    std::set<Defence> before = session().disabled;
-    TraceDefencesOff() {
-      session().disabled.insert({Defence::kForeignWork, Defence::kOutsideTimer, Defence::kUnrecordedLaunch});
-    }
-    ~TraceDefencesOff() { session().disabled = before; }
-  } off;
-  return check_all_cases<Lab>(vendor);
 }
 
 // Where a step is measured: its bar's conditions first, then the lab's other ones.
@@ -437,14 +398,6 @@ void grade_step(const char* id) {
   }
   if (!session().machine_refusal.empty()) {
     failed.reason = session().machine_refusal;
-    record(failed);
-    FAIL_CHECK(failed.reason);
-    return;
-  }
-  if (session().device_trace && !session().device_trace_failure.empty()) {
-    failed.reason = "the device trace could not start: " + session().device_trace_failure +
-                    ". Grading needs it to see what ran on the GPU; ./workbook grade --no-device-trace grades without "
-                    "it, and its report then says so";
     record(failed);
     FAIL_CHECK(failed.reason);
     return;

@@ -236,9 +236,9 @@ namespace {
 // The device names of the kernels whose host stubs `mangled` names. nvcc names each kernel's host
 // stub "__device_stub_" + the kernel's device name, inside a name of its own
 // ("_Z99__device_stub__ZN...", or a guard variable's "_ZGVZL108__device_stub__..."): the device name
-// is what the trace reports. The host function of a kernel template in an anonymous namespace is
-// mangled with an 'L' the device name lacks, so it alone would not match; a template's stub may be
-// inlined, but its statics stay.
+// is the kernel's name in its module. The host function of a kernel template in an anonymous
+// namespace is mangled with an 'L' the device name lacks, so it alone would not match; a template's
+// stub may be inlined, but its statics stay.
 void add_stub_kernels(const std::string& mangled, std::set<std::string>& kernels) {
   static const std::regex stub(R"((\d+)__device_stub_)");
   const std::size_t prefix = std::string("__device_stub_").size();
@@ -249,16 +249,6 @@ void add_stub_kernels(const std::string& mangled, std::set<std::string>& kernels
 }
 
 }  // namespace
-
-std::vector<std::string> defined_names(const std::string& object) {
-  std::set<std::string> names;
-  for (const Symbol& symbol : symbols_of(object)) {
-    if (is_import(symbol.type)) continue;
-    names.insert(symbol.mangled);
-    add_stub_kernels(symbol.mangled, names);
-  }
-  return {names.begin(), names.end()};
-}
 
 std::set<std::string> kernels_of(const std::string& file) {
   std::set<std::string> mangled;

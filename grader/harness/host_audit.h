@@ -2,7 +2,7 @@
 // compiling, so that a file that reaches outside the lab (another folder, the grader's own headers,
 // a vendor library) hears so at once, in words it can act on. What the file's host code does once
 // compiled is no longer checked: it runs only in its planner (judge.h), on nothing the judge
-// measures. Also the names an object defines (the student's kernels, for the device trace).
+// measures. Also the kernels an object defines.
 // Plain C++; object files are read with binutils (nm, c++filt), as the static checks do.
 #pragma once
 
@@ -41,11 +41,6 @@ std::vector<Finding> check_includes(const std::string& file_name, const std::str
 
 // ---------------------------------------------------------------------------------------------
 // Object files
-
-// Every name `object` defines (mangled), locally or not: the student's kernels among them. The
-// device trace counts a kernel as the student's own only if its name is one of these
-// (<grader>.own_code, written at build time).
-std::vector<std::string> defined_names(const std::string& object);
 
 // The kernels an object, a library or a program defines, by their demangled names
 // ("memory_baseline::copy_kernel(float const*, float*, unsigned long)"), from their host stubs.

@@ -70,7 +70,7 @@ class Judge {
 // The step's judge, or null where the grader links the student's code itself (grade_NN_topic_<kind>).
 Judge* judge();
 // main.cpp, given --planner and --device-code: from now on the lab's judged calls go to this judge.
-// Also points the machine-code checks at the student's files. (A judge runs no device trace.)
+// Also points the machine-code checks at the student's files.
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code);
 
 // What a lab's judged_calls.cpp writes for each function of its interface, e.g.

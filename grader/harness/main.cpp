@@ -23,7 +23,6 @@
 #include <vector>
 
 #include "bars_profile.h"
-#include "device_trace.h"
 #include "judge.h"
 #include "peaks.h"
 #include "report.h"
@@ -183,7 +182,7 @@ struct Options {
   std::string planner;                     // --planner: a judge (judge.h), which links no student code
   std::vector<std::string> device_code;    // --device-code, one per file
   bool expect_reject = false, gpu_check = false, seed_given = false, touches_cuda = true, correctness_only = false;
-  bool exact_allocations = false, list_steps = false, print_bench_columns = false, device_trace = true;
+  bool exact_allocations = false, list_steps = false, print_bench_columns = false;
   bool print_drawn_sizes = false;
   bool expect_honest = false;  // --expect-honest
   // ./workbook profile (profile.h): --profile-metrics, --profile=ID, and --profile-report=ID with
@@ -235,12 +234,9 @@ constexpr const char* kUsage = R"(grader flags:
   --expect-reject        pass only if every test case fails, cleanly (mutants, starters)
   --expect-reason=TEXT   --expect-reject, and every step's failure must name TEXT ("[guard]")
   --expect-honest        pass only if every step is correct and trips no defence: it passes or
-                         misses its bar alone, on the time it really took (a boundary mutant judged
-                         with its defence off: work that escaped the timer would trip [ceiling])
+                         misses its bar alone, on the time it really took (a boundary mutant,
+                         judged: work that escaped the timer would trip [ceiling])
   --without=DEFENCE      switch one integrity defence off (the mutant tests' proofs only)
-  --no-device-trace      a grader linked with its implementation only (a judge never traces):
-                         grade without the device trace (CUPTI), under compute-sanitizer or Nsight,
-                         which hold CUPTI themselves, or where it cannot start; every row says so
   --as-compute-capability=NN
                          grade as if the GPU were compute capability NN (80: an A100), no higher
                          than its own: steps that need more are reported not applicable (the test
@@ -313,7 +309,6 @@ Options parse(int argc, char** argv) {
     else if (std::strcmp(a, "--gpu-check") == 0) o.gpu_check = true;
     else if (std::strcmp(a, "--correctness-only") == 0) o.correctness_only = true;
     else if (std::strcmp(a, "--exact-allocations") == 0) o.exact_allocations = true;
-    else if (std::strcmp(a, "--no-device-trace") == 0) o.device_trace = false;
     else if (std::strcmp(a, "--list-steps") == 0) o.list_steps = true;
     else if (std::strcmp(a, "--drawn-sizes") == 0) o.print_drawn_sizes = true;
     else if (std::strcmp(a, "--bench-columns") == 0) o.print_bench_columns = true;
@@ -613,25 +608,12 @@ int main(int argc, char** argv) {
   }
   if (options.gpu_check) return 0;
 
-  // A linked grader's device trace starts before its first kernel, so that CUPTI sees every one; the
-  // benchmark sweeps grade nothing and run without it. A judge never traces: it replays only the
-  // plan's launches, each a kernel of the student's file, on the stream it times, and nothing of the
-  // student's host code runs in its process, so there is no other work on its GPU to look for (the
-  // boundary mutants, judged with the trace's defences off, prove each class still rejected).
-  // Calibration measures our own code for the bars a judge grades against, so it measures as a
-  // judge does: untraced (CUPTI's buffers alone moved lab 03's speedups by up to 1.6%).
-  const bool judging = !options.planner.empty(), measuring_only = !options.bench_path.empty() || !options.calibrate_path.empty();
-  session().judging = judging;
-  session().device_trace = options.device_trace && !measuring_only && !judging;
-  if (session().device_trace) {
-    session().device_trace_failure = start_device_trace();
-  } else if (!measuring_only && !judging) {
-    std::cout << "[workbook] --no-device-trace: what the GPU ran is not traced; every row says so\n";
-  }
-
-  // A judge's student: their kernels loaded (after the trace started, as every kernel of the grader),
-  // their planner started at once, so that its CUDA start-up overlaps the rest of the judge's. Else
-  // the student's kernels are this program's own, listed beside it at build time.
+  // Nothing watches what else the GPU runs around a call: a judge replays only the plan's launches,
+  // each a kernel of the student's file, on the stream it times, and nothing of the student's host
+  // code runs in its process (the boundary mutants prove each such class rejected, judged). A grader
+  // linked with its implementation grades only our own code: the reference solutions, the proofs.
+  // A judge's student: their kernels loaded, their planner started at once, so that its CUDA start-up
+  // overlaps the rest of the judge's. Else the student's kernels are this program's own.
   if (!options.planner.empty()) {
     try {
       start_judging(options.planner, options.device_code);
@@ -640,11 +622,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-
-  if (session().device_trace && session().device_trace_failure.empty() && judge() == nullptr)
-    session().device_trace_failure = load_own_code();
-  if (!session().device_trace_failure.empty())
-    std::cout << "[workbook] error: the device trace could not start: " << session().device_trace_failure << '\n';
 
   session().compute_capability = device_facts().compute_capability;
   session().machine_refusal = machine_refusal(device_facts());
@@ -710,7 +687,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  std::cout << "[workbook] start-up (CUDA, and the trace and peaks where on): " << std::fixed << std::setprecision(2)
+  std::cout << "[workbook] start-up (CUDA, and the peaks where on): " << std::fixed << std::setprecision(2)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s\n"
             << std::defaultfloat;
   const int status = context.run();

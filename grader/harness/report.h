@@ -41,7 +41,7 @@ struct StepRow {
   int local_bytes = -1;   // per thread; more than 0 means spills or a local array
   std::string bar;        // "speedup >= 2.5x" or "" on rows that are not judged
   std::string reason;     // why the step failed, or a note
-  // The integrity defence that rejected the step ("outside-timer", defences.h), "" when none did:
+  // The integrity defence that rejected the step ("remembered-work", defences.h), "" when none did:
   // a step that failed only its bar was honest, and may earn partial credit.
   std::string defence;
 

@@ -28,16 +28,6 @@ struct Session {
   // memcheck sees an access one element past an array (inside a guard it would be legal memory).
   bool exact_allocations = false;
   std::set<Defence> disabled;  // --without=NAME, for the mutant tests' proofs only
-  // A judge (judge.h, --planner): the student's host code runs in its planner, and this process
-  // replays their plans. Else a grader linked with its implementation (the instructor's --linked).
-  bool judging = false;
-  // A linked grader's device trace (device_trace.h) audits every graded call unless
-  // --no-device-trace turned it off (under compute-sanitizer, which holds CUPTI itself); then every
-  // row says so. When it was asked for and could not start, `device_trace_failure` says why, and
-  // every step fails with it. A judge never runs it: nothing but the plan's launches reaches its GPU.
-  bool device_trace = true;
-  std::string device_trace_failure;
-  std::set<std::string> own_code;  // the names the student's file and the lab's given files define
   // Why this machine cannot be trusted to grade (resources.h's machine_refusal()): every step fails
   // with it. "" where it can.
   std::string machine_refusal;

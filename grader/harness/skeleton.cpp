@@ -2,36 +2,12 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
-#include "judge.h"
 #include "machine_code.h"
-#include "planner.h"  // kernel_name()
 
 namespace workbook {
-
-namespace {
-
-// A launched kernel's name for the audit's messages: a judge's replayed kernel's, else planner.h's,
-// or "?" where it has none.
-std::string name_or_unknown(const void* kernel) {
-  if (const Judge* judging = judge())
-    if (std::optional<std::string> replayed = judging->kernels().name_of(kernel)) return *replayed;
-  try {
-    return kernel_name(kernel);
-  } catch (const std::runtime_error&) {
-    return "?";
-  }
-}
-
-std::string describe(const char* name, dim3 grid, dim3 block) {
-  std::ostringstream text;
-  text << name << " <<<(" << grid.x << ", " << grid.y << ", " << grid.z << "), (" << block.x << ", " << block.y << ", "
-       << block.z << ")>>>";
-  return text.str();
-}
-
-}  // namespace
 
 std::string block_order_violation(const std::vector<LaunchRecord>& launches) {
   for (const LaunchRecord& launch : launches) {
@@ -123,99 +99,6 @@ std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launche
     }
   }
   return heaviest;
-}
-
-namespace {
-
-// "_Z...copy_kernel..." as a student reads it, or the name itself when it is no C++ name.
-std::string readable(const std::string& mangled) {
-  const std::string text = demangled(mangled);
-  return text.empty() ? mangled : text;
-}
-
-std::string describe(const DeviceActivity& a) {
-  std::ostringstream text;
-  switch (a.kind) {
-    case DeviceActivity::Kind::kKernel: return describe(readable(a.name).c_str(), a.grid, a.block);
-    case DeviceActivity::Kind::kCopy: text << "a " << a.copy_kind << " copy of " << a.bytes << " bytes"; break;
-    case DeviceActivity::Kind::kMemset: text << "a memset of " << a.bytes << " bytes"; break;
-  }
-  return text.str();
-}
-
-}  // namespace
-
-// What the device ran (the trace) against what the call said it launched (the launch log). A
-// kernel the student's file does not define is someone else's work, however the launcher reached
-// it (a library's, the grader's: a function pointer needs no relocation that a check of the object
-// could read); a copy between device memories is the copy engines doing a kernel's work. Anything
-// on another stream ran outside the timer's sight. A kernel with no record behind it, or a record
-// with no kernel, makes the reported registers and occupancy a fiction.
-std::string audit_device_work(const std::vector<DeviceActivity>& ran, std::vector<LaunchRecord> launches, cudaStream_t stream) {
-  const std::uint32_t given = trace_stream_id(stream);
-  std::string outside, unrecorded;
-  int unrecorded_count = 0;
-  for (const DeviceActivity& a : ran) {
-    if (defence_enabled(Defence::kForeignWork)) {
-      if (a.kind == DeviceActivity::Kind::kKernel && !session().own_code.contains(a.name))
-        return tagged(Defence::kForeignWork,
-                      describe(a) + " ran during the call, and your file does not contain it (a library's kernel, or the "
-                                    "grader's): a step's work is done by the kernels of your own file");
-      if (a.kind == DeviceActivity::Kind::kCopy && a.device_to_device)
-        return tagged(Defence::kForeignWork, describe(a) + " ran during the call: the copy engines did work that the "
-                                                           "step's kernels are to do");
-    }
-    if (a.stream_id != given) {
-      if (outside.empty()) outside = describe(a);
-      continue;
-    }
-    if (a.kind != DeviceActivity::Kind::kKernel) continue;  // a copy or memset on the stream: timed, its own
-    const auto same = [&](const LaunchRecord& r) {
-      return r.stream == stream && name_or_unknown(r.kernel) == a.name && r.grid.x == a.grid.x && r.grid.y == a.grid.y &&
-             r.grid.z == a.grid.z && r.block.x == a.block.x && r.block.y == a.block.y && r.block.z == a.block.z &&
-             r.dynamic_shared_bytes == a.dynamic_shared_bytes;
-    };
-    if (const auto match = std::find_if(launches.begin(), launches.end(), same); match != launches.end())
-      launches.erase(match);
-    else if (++unrecorded_count == 1)
-      unrecorded = describe(a);
-  }
-  if (!outside.empty() && defence_enabled(Defence::kOutsideTimer))
-    return tagged(Defence::kOutsideTimer, outside + " ran on a stream other than the one the launcher was given: the "
-                                                    "timer only sees that stream, so all of a launcher's work goes there");
-  if (!defence_enabled(Defence::kUnrecordedLaunch)) return "";
-  if (unrecorded_count > 0)
-    return tagged(Defence::kUnrecordedLaunch,
-                  std::to_string(unrecorded_count) + " kernel launch(es) did not go through workbook::launch(), the first " +
-                      unrecorded + ": launch every kernel with workbook::launch(), so that the grader sees what ran");
-  // A record on the given stream with no kernel behind it was written by hand (recorded_launches()
-  // is a lab's to reach): the resources reported would be a kernel's that never ran. Records on
-  // other streams are [outside-timer]'s to judge (launches_off_stream).
-  std::erase_if(launches, [&](const LaunchRecord& r) { return r.stream != stream; });
-  if (!launches.empty())
-    return tagged(Defence::kUnrecordedLaunch,
-                  std::to_string(launches.size()) + " launch record(s) with no kernel behind them, the first " +
-                      describe(name_or_unknown(launches.front().kernel).c_str(), launches.front().grid, launches.front().block) +
-                      ": launch every kernel with workbook::launch(), and record nothing by hand");
-  return "";
-}
-
-std::string launches_off_stream(const std::vector<LaunchRecord>& launches, cudaStream_t stream) {
-  for (const LaunchRecord& launch : launches)
-    if (launch.stream != stream)
-      return tagged(Defence::kOutsideTimer,
-                    "the launcher launched " + describe(name_or_unknown(launch.kernel).c_str(), launch.grid, launch.block) +
-                        " on a stream other than the one it was given: the timer only sees work on that stream, so all "
-                        "of a launcher's work goes there");
-  return "";
-}
-
-std::string waited_for_the_device(const Timing& candidate) {
-  if (candidate.waits == 0) return "";
-  return tagged(Defence::kOutsideTimer,
-                std::to_string(candidate.waits) + " of the timed calls waited for the device before returning (a "
-                "synchronization, a blocking copy, cudaFree): a launcher only puts work on its stream, and leaves "
-                "the waiting to its caller");
 }
 
 std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
 
 #include "stats.h"
 #include "workbook/cuda.h"
@@ -84,22 +83,7 @@ class HostGate {
     CUDA_CHECK(cudaGetLastError());
   }
   void open() { __atomic_store_n(&flags_[0], ticket_, __ATOMIC_RELEASE); }
-  // The gate's own run in a trace window, taken out of it: the rest is the call's.
-  static void remove_from(std::vector<DeviceActivity>& ran, cudaStream_t stream) {
-    static const std::string name = [] {
-      const char* text = nullptr;
-      CUDA_CHECK(cudaFuncGetName(&text, reinterpret_cast<const void*>(wait_for_host_kernel)));
-      return std::string(text);
-    }();
-    const std::uint32_t stream_id = trace_stream_id(stream);
-    for (auto a = ran.begin(); a != ran.end(); ++a)
-      if (a->kind == DeviceActivity::Kind::kKernel && a->name == name && a->stream_id == stream_id && a->grid.x == 1 &&
-          a->block.x == 1) {
-        ran.erase(a);
-        return;
-      }
-  }
-  // Whether the last gate gave up waiting: the call in between waited for the device.
+  // Whether the last gate gave up waiting: the call in between kept the host 50 ms or more.
   bool gave_up() const { return __atomic_load_n(&flags_[1], __ATOMIC_ACQUIRE) == ticket_; }
 
  private:
@@ -118,45 +102,27 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   std::vector<int> calls(count, 0), waits(count, 0);
   std::vector<std::vector<double>> samples(count);
   Event start, stop;
-  // Which of a work's calls the device trace audits: every warm-up call and a random quarter of the
-  // timed ones, drawn from the machine's entropy (not the printed seed), so that a launcher cannot
-  // know which. A traced call is checked like any other but gives no sample: recording slows
-  // kernels of many blocks, and the baseline and the reference are never traced, so every sample
-  // of every work is timed the same way.
-  std::mt19937 draw(std::random_device{}());
-  const auto trace_this = [&](std::size_t w, bool timed) {
-    return works[w].traced && device_trace_running() && (!timed || draw() % 4 == 0);
-  };
   // One call of work w, warm-up or timed alike: the hooks around it, and the events.
   const auto call = [&](std::size_t w, bool timed) {
-    const bool traced = trace_this(w, timed);
     if (works[w].before) works[w].before(stream, calls[w]);
     if (options.flush_l2) flusher.flush(stream);
     CUDA_CHECK(cudaDeviceSynchronize());  // the whole device idle: nothing earlier runs into this call
-    if (traced) open_trace_window();      // outside both clocks
     gate.close(stream);
     CUDA_CHECK(cudaEventRecord(start.get(), stream));
     try {
       works[w].run(stream);
-    } catch (...) {  // the gate opened and the window closed, so that nothing of this call outlives it
+    } catch (...) {  // the gate opened, so that nothing of this call outlives it
       gate.open();
       cudaDeviceSynchronize();
-      if (traced) close_trace_window();
       throw;
     }
     CUDA_CHECK(cudaEventRecord(stop.get(), stream));
     gate.open();
     CUDA_CHECK(cudaDeviceSynchronize());  // every stream, not only the timed one
-    if (traced) {
-      std::vector<DeviceActivity> ran = close_trace_window();
-      HostGate::remove_from(ran, stream);
-      works[w].traced(std::move(ran), calls[w]);
-    }
     if (works[w].after) works[w].after(stream, calls[w]);
     ++calls[w];
     if (!timed) return;
     waits[w] += gate.gave_up();
-    if (traced) return;  // checked, not timed
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     samples[w].push_back(ms);
@@ -167,9 +133,7 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   const auto began = Clock::now();
   for (int run = 0; run < options.max_runs; ++run) {
     for (std::size_t w = 0; w < count; ++w) call(w, true);
-    std::size_t fewest = samples.front().size();  // a traced call gives no sample
-    for (const auto& s : samples) fewest = std::min(fewest, s.size());
-    if (fewest < static_cast<std::size_t>(options.min_runs)) continue;
+    if (samples.front().size() < static_cast<std::size_t>(options.min_runs)) continue;
     bool precise = true;
     for (const auto& s : samples)
       precise = precise && relative_standard_error(s) <= options.target_relative_standard_error;
@@ -188,29 +152,17 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
 std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStream_t stream,
                                      const TimingOptions& options) {
   std::vector<TimedWork> timed;
-  for (const GpuWork& work : works) timed.push_back({work, {}, {}, {}});
+  for (const GpuWork& work : works) timed.push_back({work, {}, {}});
   return time_interleaved(timed, stream, options);
 }
 
-double time_one_call_ms(const GpuWork& work, cudaStream_t stream, std::vector<DeviceActivity>* ran) {
+double time_one_call_ms(const GpuWork& work, cudaStream_t stream) {
   const Event start, stop;
   CUDA_CHECK(cudaDeviceSynchronize());
-  if (ran != nullptr) open_trace_window();
   CUDA_CHECK(cudaEventRecord(start.get(), stream));
-  try {
-    work(stream);
-  } catch (...) {
-    // The window closed with the call: left open, it would hold the next call's set-up (the next
-    // case's arrays, poisoned and guarded) as if that call had run it.
-    if (ran != nullptr) {
-      cudaDeviceSynchronize();
-      close_trace_window();
-    }
-    throw;
-  }
+  work(stream);
   CUDA_CHECK(cudaEventRecord(stop.get(), stream));
   CUDA_CHECK(cudaDeviceSynchronize());  // every stream: work elsewhere must not be checked half-done
-  if (ran != nullptr) *ran = close_trace_window();
   float ms = 0;
   CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
   return ms;

@@ -5,10 +5,11 @@
 //
 // Before each call the whole device is idle, so nothing started earlier can run into it, and the
 // timed stream is held by a gate until the call has returned, so the events time the GPU's work
-// alone, not the host's launch latency. A gate that gives up (50 ms) means the call waited for the
-// device itself. (A second clock, the host's until the whole device was idle again, once looked for
-// work left running or on another stream; a judge's replay can do neither, and in a linked grader
-// the device trace sees both, so it is gone: it failed honest steps by tens of microseconds.)
+// alone, not the host's launch latency. A gate that gives up (50 ms) means the call kept the host
+// busy that long before its work was queued (a judge's replay of a very long plan, a linked launcher
+// that waited for the device): its time then holds host time too, and the grader's log says so.
+// Nothing else is looked for around a call: a judge replays only the plan's launches, on this stream
+// (docs/integrity.md, part 1).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -17,21 +18,16 @@
 #include <string>
 #include <vector>
 
-#include "device_trace.h"
-
 namespace workbook {
 
 using GpuWork = std::function<void(cudaStream_t)>;
 // Untimed work around one call of a timed work; `call` counts its calls, warm-up included.
 using CallHook = std::function<void(cudaStream_t, int call)>;
-// What the device ran during one call of a timed work (device_trace.h), the grader's gate removed.
-using TraceHook = std::function<void(std::vector<DeviceActivity>&& ran, int call)>;
 
 struct TimedWork {
   GpuWork run;       // what is timed
   CallHook before;   // before each call, untimed (fresh inputs, poisoned outputs); may be empty
   CallHook after;    // after each call, untimed (check the output it left); may be empty
-  TraceHook traced;  // after each call, while the device trace runs: what the call ran; may be empty
 };
 
 struct TimingOptions {
@@ -48,7 +44,7 @@ struct Timing {
   double relative_standard_error = 0;
   int runs = 0;
   int calls = 0;  // warm-up included: how many calls the hooks saw
-  int waits = 0;  // timed calls that waited for the device themselves (a gate gave up)
+  int waits = 0;  // timed calls whose gate gave up: the host took 50 ms or more to queue them
 };
 
 // Times each of `works` on `stream`, interleaved. Results are in the order of `works`.
@@ -60,7 +56,6 @@ std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStre
 // One call of `work`, started with the whole device idle and timed by events on `stream`; returns
 // with the whole device idle again. A correctness case's call: its duration checks a measurement
 // the call reports (lab 01's clock64() cycles), nothing more.
-// While the device trace runs, *ran (if given) receives what the device ran during the call.
-double time_one_call_ms(const GpuWork& work, cudaStream_t stream, std::vector<DeviceActivity>* ran = nullptr);
+double time_one_call_ms(const GpuWork& work, cudaStream_t stream);
 
 }  // namespace workbook

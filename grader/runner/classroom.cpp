@@ -349,13 +349,13 @@ int grade_class(const Checkout& checkout, Words words) {
     } else if (word == "--timeout") {
       passed_on.insert(passed_on.end(), {word, words.value("a value")});
     } else if (word == "--no-device-trace") {
-      passed_on.push_back(word);
+      throw Fatal(kExitUsage, std::string("grade-class ") + kNoDeviceTraceAnyMore);
     } else if (word == "--gpus") {
       gpus_chosen = words.value("'all' or a list like 0,1");
     } else if (word == "--build-ahead" || word == "--no-build-ahead") {
       build_ahead = slurm.build_ahead = word == "--build-ahead";
     } else if (word.starts_with("-")) {
-      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus, --no-build-ahead, --no-device-trace "
+      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus, --no-build-ahead "
                               "and --slurm with its options: see ./workbook --help)");
     } else if (dir.empty()) {
       dir = checkout.from_caller(word);

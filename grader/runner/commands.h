@@ -44,6 +44,12 @@ std::optional<std::string> submission_name(const std::string& entry);
 // each named once. A mistake is a usage error with the file and line, before anything runs.
 void check_points(const Checkout& checkout, const std::string& path);
 
+// The usage error for --no-device-trace, which grade and grade-class took while linked graders ran
+// the device trace: there is none any more, so the option can mean nothing.
+inline constexpr const char* kNoDeviceTraceAnyMore =
+    "--no-device-trace: there is no device trace any more (each step's judge replays only the graded file's own "
+    "launches, on the stream it times: docs/integrity.md, part 1); leave the option out";
+
 // A results.json of no tests that says why nothing was graded.
 void write_not_graded_json(const std::string& path, const std::string& why);
 

@@ -47,7 +47,6 @@ struct Request {
   // grade-class's (--judges-built): the labs' judges are built in the checkout's build already, once
   // for the class; a grading of one submission builds them there itself.
   bool judges_built = false;
-  bool trace = true;
   // Each step by the lab's judge, the file's host code in a planner of its own; --linked (the
   // reference solutions only) links the implementation into the lab's grader instead.
   bool judge = true;
@@ -133,7 +132,7 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--seed") r.seed = checked_seed(words.value("a value"));
     else if (word == "--solution") r.implementation = "solution";
     else if (word == "--sanitize") r.sanitizer = "compute-sanitizer";
-    else if (word == "--no-device-trace") r.trace = false;
+    else if (word == "--no-device-trace") throw Fatal(kExitUsage, kNoDeviceTraceAnyMore);
     else if (word == "--linked") r.judge = false;
     else if (word == "--json") r.json = writable(checkout, "--json", words.value("a file"));
     else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
@@ -271,7 +270,6 @@ struct Grading {
   const Checkout& checkout;
   std::string build_dir, results, implementation, seed, timeout_s, sanitizer;
   std::string judge_dir;  // where the labs' judges are built: the checkout's build
-  bool trace = true;
   bool judge = true;
   std::vector<std::string> labs, broken, missing, only_steps;
   std::map<std::string, std::string> refusals;  // lab -> the include check's findings
@@ -368,7 +366,6 @@ void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const 
   std::vector<std::string> command = g.step_program(lab);
   command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed});
   command.insert(command.end(), bars.begin(), bars.end());
-  if (!g.trace && !g.judge) command.push_back("--no-device-trace");
   const int status = run_step(g, lab, step, command);
   const std::string log = g.results_shown() + "/grade.log";
   switch (status) {
@@ -403,8 +400,7 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
     // (replay.h), an API error by design; the student's own API calls run in the planner.
     if (g.judge) command.insert(command.end(), {"--report-api-errors", "no"});
     for (const std::string& word : g.step_program(lab)) command.push_back(word);
-    command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed, "--correctness-only", "--exact-allocations",
-                                   "--no-device-trace"});
+    command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed, "--correctness-only", "--exact-allocations"});
     const int status = run_step(g, lab, step, command);
     switch (status) {
       case 0: std::cout << "clean\n"; break;
@@ -560,7 +556,6 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.seed = r.seed.empty() ? drawn_seed() : r.seed;
   g.timeout_s = r.timeout_s;
   g.sanitizer = r.sanitizer;
-  g.trace = r.trace;
   g.judge = r.judge;
   g.class_slot = r.class_slot;
   g.labs = built.built;
@@ -678,12 +673,6 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   if (!g.sanitizer.empty())
     say("under compute-sanitizer only the correctness halves run, nothing is timed");
-  else if (!g.trace && g.judge)
-    say("--no-device-trace: nothing to switch off: a judge never runs the device trace (it replays only the "
-        "graded file's own launches); it matters only with --linked");
-  else if (!g.trace)
-    say("--no-device-trace: what the GPU runs is not traced (work on other streams, kernels not launched through "
-        "workbook::launch or not in the student's file go unseen); every verdict says so");
   if (g.judge)
     say("each step is graded by its lab's judge, which runs none of the graded file's host code: that runs in a "
         "planner of its own, whose launches the judge checks and replays (docs/integrity.md, part 1)");

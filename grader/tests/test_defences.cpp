@@ -26,11 +26,15 @@ TEST_CASE("every defence has its own name, and the name leads back to it") {
 TEST_CASE("an unknown defence name is refused") {
   CHECK_FALSE(defence_named("").has_value());
   CHECK_FALSE(defence_named("timer").has_value());
-  CHECK_FALSE(defence_named("Outside-Timer").has_value());
+  CHECK_FALSE(defence_named("Remembered-Work").has_value());
+  // The defences the trust boundary made redundant are gone, and their names with them.
+  CHECK_FALSE(defence_named("outside-timer").has_value());
+  CHECK_FALSE(defence_named("unrecorded-launch").has_value());
+  CHECK_FALSE(defence_named("foreign-work").has_value());
 }
 
 TEST_CASE("a defence's failure starts with its name in brackets") {
-  CHECK(tagged(Defence::kOutsideTimer, "work on another stream") == "[outside-timer] work on another stream");
+  CHECK(tagged(Defence::kGuard, "a write past the output") == "[guard] a write past the output");
   CHECK(tagged(Defence::kPrecision, "x").rfind("[precision] ", 0) == 0);
 }
 

@@ -55,6 +55,9 @@ expect 2 "cannot write" "$root/workbook" grade --json /nonexistent-folder/result
 expect 2 "cannot write" "$root/workbook" grade --junit /nonexistent-folder/junit.xml
 expect 2 "not a preset" env WORKBOOK_PRESET=bogus "$root/workbook" setup
 expect 2 "unknown command" "$root/workbook" frobnicate
+# The device trace is gone: its old switch says so, and what to do, rather than being ignored.
+expect 2 "there is no device trace any more" "$root/workbook" grade --no-device-trace
+expect 2 "there is no device trace any more" "$root/workbook" grade-class "$scratch" --no-device-trace
 expect 2 "no test matches" "$root/workbook" test -L no-such-label
 # The handout's mistakes: no folder, two, one inside the checkout, one that holds something.
 mkdir -p "$scratch/not_empty" && : >"$scratch/not_empty/notes.txt"

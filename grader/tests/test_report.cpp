@@ -159,7 +159,7 @@ TEST_CASE("points: per step, a default, and partial credit only for a correct st
   CHECK(points.of("02.2 float2").points == 5);
   CHECK(points.of("02.3 float4").if_correct == 0);
   StepRow slow = judged("02.2", "FAIL", "speedup 2.10x over the baseline at occupancy 6.25%, the bar is 3x");
-  StepRow cheat = judged("02.2", "FAIL", "[outside-timer] a launch on a stream other than the one it was given");
+  StepRow cheat = judged("02.2", "FAIL", "[ceiling] measured at 140% of cudaMemcpy on the same inputs");
   StepRow wrong = judged("02.2", "FAIL", "n = 33: 1 of 33 elements differ");
   wrong.measured_at = "correctness";
   wrong.speedup = std::nan("");

@@ -38,8 +38,8 @@ TileMap make_tile_map(const float* matrix, int rows, int cols, int pitch, int ti
   if (tile_cols % 4 != 0 || tile_rows < 1 || tile_rows > 256 || tile_cols < 4 || tile_cols > 256)
     throw std::invalid_argument("copy_engine::make_tile_map: a tile is 1 to 256 rows of 4 to 256 floats, a multiple "
                                 "of 4 (" + std::to_string(tile_rows) + " x " + std::to_string(tile_cols) + ")");
-  // Encoding costs microseconds of the driver's host time, which the grader's [outside-timer] check
-  // counts against a short call: the last few maps are kept, keyed by everything that made them.
+  // Encoding costs microseconds of the driver's host time, which a program calling the product often
+  // would pay every call: the last few maps are kept, keyed by everything that made them.
   struct Encoded {
     const float* matrix = nullptr;
     int rows = 0, cols = 0, pitch = 0, tile_rows = 0, tile_cols = 0;

@@ -1,8 +1,7 @@
 // Host-code mutant (judged): the copy engines do the work (cudaMemcpyAsync on the
 // stream it was given), and a token kernel goes through workbook::launch so that the step has a
-// kernel to report. Right and at memcpy speed at any occupancy: linked and without the device
-// trace it clears the bars of 02.1 to 02.3 (its GPU test shows it); judged, the planner refuses
-// the device-to-device copy and every step fails.
+// kernel to report. Right and at memcpy speed at any occupancy, it would clear the bars of 02.1 to
+// 02.3; judged, the planner refuses the device-to-device copy and every step fails.
 #include "every_step.h"
 #include "honest_copy.cuh"
 

@@ -1,8 +1,8 @@
 // Defence mutant [ceiling]: honest where the bar is judged (low occupancy, large padding), but
 // wherever the occupancy is high it moves the copy onto a stream of its own, out of the timer's
 // sight. Its rows at a quarter and at full occupancy then show several times cudaMemcpy's speed:
-// rows that nobody's bar judges, and that are impossible. (The [outside-timer] defence catches the
-// other stream first; this mutant proves that the ceiling catches it where that defence is off.)
+// rows that nobody's bar judges, and that are impossible. Linked, only the ceiling stands between it
+// and those rows, which this mutant proves; judged, the side stream's copy is replayed on the timed one.
 #include "every_step.h"
 #include "honest_copy.cuh"
 

@@ -1,13 +1,13 @@
-// Device-trace mutant [foreign-work]: part of the copy is done by a kernel that is not in the
+// Boundary mutant: part of the copy is done by a kernel that is not in the
 // student's file: the grader's own baseline, reached without any relocation that names it.
 // workbook::launch remembers, in a map that lives in a header every lab includes, each kernel it
 // let use more than 48 KiB of shared memory, the grader's among them (the baseline, run at low
 // occupancy with its padding). The launcher reads the map's keys, asks the CUDA runtime for each
 // one's name (cudaFuncGetName, which every lab may call) and, once the baseline has run, launches it
 // through workbook::launch like its own kernel, on the given stream, with a record that matches.
-// Nothing in its object file names another kernel; linked, only the device trace, which checks every
-// kernel that ran against the names the student's file defines, sees it. Judged, its planner holds
-// no kernel of the grader's to find, and a plan may name only the file's own kernels.
+// Nothing in its object file names another kernel. Judged, as a student's file is, its planner holds
+// no kernel of the grader's to find, and a plan may name only the file's own kernels: it is graded on
+// its own copy.
 #include <cstring>
 
 #include "student_copy.cuh"

@@ -1,8 +1,8 @@
-// Device-trace mutant [unrecorded-launch]: a launcher that asks whether its stream is being
+// Boundary mutant: a launcher that asks whether its stream is being
 // captured into a graph, as an audit that captures one call would, and is honest only then. On
 // every other call it copies at full occupancy with a <<<>>> launch on the given stream (so it is
 // timed) and records a token kernel through workbook::launch, whose registers and occupancy the
-// report would then show as the step's. The device trace audits every call, captured or not.
+// report would then show as the step's. Judged, its planner refuses the <<<>>> launch, captured or not.
 #include "every_step.h"
 #include "honest_copy.cuh"
 

@@ -1,8 +1,7 @@
-// Defence mutant [outside-timer]: a token kernel goes through workbook::launch on the given stream;
+// Boundary mutant: a token kernel goes through workbook::launch on the given stream;
 // the copy itself is launched with <<<>>> on a stream of the launcher's own, made to wait for the
-// token (an event), and is still running when the token, and so the timed stream, is done. Linked,
-// the device trace sees a kernel on another stream (and one past workbook::launch, so the test
-// proves [outside-timer] with [unrecorded-launch] off). Judged, its planner refuses the <<<>>>.
+// token (an event), and is still running when the token, and so the timed stream, is done. Judged,
+// its planner refuses the <<<>>>.
 #include "every_step.h"
 #include "honest_copy.cuh"
 

@@ -1,9 +1,9 @@
-// Device-trace mutant [outside-timer]: a quarter of the copy is launched with <<<>>> and no stream,
+// Boundary mutant: a quarter of the copy is launched with <<<>>> and no stream,
 // onto the legacy default stream, beside the stream the launcher was given. The grader's stream is
 // non-blocking, so nothing orders the two: the quarter runs while the grader's gate still holds the
 // given stream, before the start event, and is never timed. No launch record names it, and it
-// finishes long before the call's stop event; linked, the device trace sees a kernel on another
-// stream. Judged, as a student's file is, its <<<>>> launch is refused in its planner.
+// finishes long before the call's stop event. Judged, as a student's file is, its <<<>>> launch is
+// refused in its planner.
 #include "student_copy.cuh"
 
 namespace {

@@ -1,6 +1,6 @@
-// Defence mutant [outside-timer]: the copy is launched, through workbook::launch, on a stream of
-// the launcher's own. The grader's timer only sees the stream it gave, so the copy would look
-// free; the launch log shows the other stream.
+// Boundary mutant: the copy is launched, through workbook::launch, on a stream of the launcher's
+// own. The grader's timer only sees the stream it gave, so the copy would look free. Judged, the
+// plan's launch is replayed on the timed stream, and timed like any other.
 #include "every_step.h"
 #include "honest_copy.cuh"
 

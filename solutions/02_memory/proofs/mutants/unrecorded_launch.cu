@@ -1,7 +1,8 @@
-// Defence mutant [unrecorded-launch]: the copy runs at full occupancy, launched with <<<>>> on the
+// Boundary mutant: the copy runs at full occupancy, launched with <<<>>> on the
 // given stream (so it is timed), while a token kernel goes through workbook::launch with the
 // occupancy padding. The launch log then reports 6.25% occupancy for a copy that ran at 100%,
-// and 02.4's bar (10x the baseline at 6.25%) is cleared by the plainest copy there is.
+// and 02.4's bar (10x the baseline at 6.25%) is cleared by the plainest copy there is. Judged, its
+// planner refuses the <<<>>> launch.
 #include "every_step.h"
 #include "honest_copy.cuh"
 

@@ -1,8 +1,8 @@
 // Defence mutant [ceiling]: honest at 8192 x 8192, where 03.1's and 03.2's bars are judged, but at
 // an odd number of rows (8191 x 8191, a row nobody's bar judges there) it moves the transpose onto
 // a stream of its own, out of the timer's sight, and that row shows several times cudaMemcpy's
-// speed. (The [outside-timer] defence catches the other stream first; this mutant proves that the
-// ceiling catches it where that defence is off.)
+// speed. Linked, only the ceiling stands between it and that row, which this mutant proves; judged,
+// the side stream's transpose is replayed on the timed one.
 #include "every_step.h"
 #include "honest_transpose.cuh"
 

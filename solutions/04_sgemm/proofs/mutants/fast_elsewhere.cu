@@ -1,8 +1,8 @@
 // Defence mutant [ceiling]: at 4096^3, where 04.1's and 04.2's bars are judged, it moves the tile
 // kernel onto a stream of its own, out of the timer's sight: the product then seems to take a few
-// microseconds, far above the device's measured FP32 FMA peak, and far above every bar. (The
-// [outside-timer] defence catches the other stream first; this mutant proves that the ceiling
-// catches it where that defence is off.)
+// microseconds, far above the device's measured FP32 FMA peak, and far above every bar. Linked,
+// only the ceiling stands between it and the bars, which this mutant proves; judged, the side
+// stream's product is replayed on the timed one.
 #include "every_step.h"
 #include "tile_gemm.cuh"
 

@@ -1,8 +1,8 @@
-// Device-trace mutant [unrecorded-launch]: honest only while its stream is being captured into a
+// Boundary mutant: honest only while its stream is being captured into a
 // graph, as an audit that captures one call would see it. On every other call the tile kernel runs
 // from a <<<>>> launch on the given stream (timed, and correct), while a token kernel goes through
-// workbook::launch: the report's resource columns would describe a kernel that did nothing. The
-// device trace audits every call, captured or not.
+// workbook::launch: the report's resource columns would describe a kernel that did nothing.
+// Judged, its planner refuses the <<<>>> launch, captured or not.
 #include "every_step.h"
 #include "tile_gemm.cuh"
 

@@ -1,7 +1,7 @@
-// Defence mutant [unrecorded-launch]: the tile kernel is launched with <<<>>> on the given stream
+// Boundary mutant: the tile kernel is launched with <<<>>> on the given stream
 // (so it is timed, honestly), while a token kernel goes through workbook::launch. The grader would
 // report the token's registers and occupancy as the step's: the report's resource columns, the
-// point of the lab, would describe a kernel that did nothing.
+// point of the lab, would describe a kernel that did nothing. Judged, its planner refuses the <<<>>>.
 #include "every_step.h"
 #include "tile_gemm.cuh"
 

@@ -1,9 +1,8 @@
-// Device-trace mutant [outside-timer]: the first half of the batch goes, with <<<>>>, to a blocking
+// Boundary mutant: the first half of the batch goes, with <<<>>>, to a blocking
 // stream of the launcher's own, and the given stream waits for it through an event. The half starts
 // at once, while the grader's gate still holds the given stream, so most of it runs before the
 // start event; the wait puts the rest inside the timed window, so nothing is left running, and no
-// launch record names the other stream. Linked, the device trace sees a kernel that ran on a stream
-// the launcher was not given; judged, its planner refuses the <<<>>>.
+// launch record names the other stream. Judged, its planner refuses the <<<>>>.
 #include "every_step.h"
 #include "honest_fft.cuh"
 

@@ -11,8 +11,8 @@
 namespace fft_mutant {
 void wrong_fft(const fft_lab::FftProblem& p, cudaStream_t stream) {
   // A call captured into a graph is never run, so a copy recorded there would remember nothing:
-  // such a call is honest and does not count. (The grader captured one call per measurement
-  // until the device trace replaced that audit; the mutant still guards against it.)
+  // such a call is honest and does not count. (The grader once captured one call per
+  // measurement; the mutant still guards against it.)
   cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
   CUDA_CHECK(cudaStreamIsCapturing(stream, &capturing));
   if (capturing != cudaStreamCaptureStatusNone) return honest_fft<Defect::kNone>(p, stream, "replay_by_pointer");

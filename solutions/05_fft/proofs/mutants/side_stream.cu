@@ -1,5 +1,6 @@
-// Defence mutant [outside-timer]: a correct FFT, launched through workbook::launch on a stream of
-// the launcher's own. The timer sees only the stream it gave; the launch log sees the other one.
+// Boundary mutant: a correct FFT, launched through workbook::launch on a stream of the launcher's
+// own. The timer sees only the stream it gave; judged, the plan's launch is replayed on that stream,
+// and timed like any other.
 #include "every_step.h"
 #include "honest_fft.cuh"
 

@@ -1,6 +1,6 @@
-// Defence mutant [outside-timer]: a correct sum and a correct scan, each launched through
-// workbook::launch on a stream of the launcher's own. The timer sees only the stream it gave; the
-// launch log sees the other one.
+// Boundary mutant: a correct sum and a correct scan, each launched through workbook::launch on a
+// stream of the launcher's own. The timer sees only the stream it gave; judged, the plan's launches
+// are replayed on that stream, and timed like any other.
 #include "every_step.h"
 #include "tile_scan.cuh"
 
