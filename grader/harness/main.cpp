@@ -692,6 +692,12 @@ int main(int argc, char** argv) {
             << std::defaultfloat;
   const int status = context.run();
   if (context.shouldExit()) return status;
+  // With the runner's time for the whole process (grade.log's line after this one), what is left:
+  // starting the process, and ending it (its CUDA context torn down). A class graded on several
+  // GPUs at once spends more there than one alone (solutions/05_fft/NOTES.md).
+  std::cout << "[workbook] graded after " << std::fixed << std::setprecision(2)
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s of this process\n"
+            << std::defaultfloat;
   // Every step selected needs an architecture this GPU lacks: neither a pass nor a failure. The
   // exit code is the one that says "skipped" to CTest and "n/a" to the workbook script.
   const bool none_applicable = OutcomeCounter::cases > 0 && session().not_applicable_steps == OutcomeCounter::cases;

@@ -352,8 +352,9 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   const std::string output = read_text(work + "/output.log");
   if (output_copy != nullptr) *output_copy = output;
   g.log << output.substr(0, kMaxLoggedOutput);
-  g.log << "[workbook] " << lab << ' ' << step.name << ": "
-        << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began).count() << " s\n";
+  g.log << "[workbook] " << lab << ' ' << step.name << ": " << std::fixed << std::setprecision(2)
+        << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s, the step's process from start to end\n"
+        << std::defaultfloat;
   g.log.flush();
   if (outcome.status == 0 || outcome.status == 1 || outcome.status == 77)
     for (StepRow& row : collect_rows(rows_file, lab, step.name)) g.rows.push_back(row);
