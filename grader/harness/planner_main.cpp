@@ -24,12 +24,12 @@ int main(int argc, char** argv) {
   }
   // The launchers' own stream: a real one where there is a GPU (a launcher may ask about it), none
   // where there is not (only host-only functions are asked for there).
-  // Its CUDA start-up, which overlaps the judge's, said in the step's log: a step starts two CUDA
-  // contexts on one GPU, and a class graded on several GPUs at once starts many together.
   const auto began = std::chrono::steady_clock::now();
   cudaStream_t stream = nullptr;
   int devices = 0;
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  // Making it is the planner's CUDA start-up, which overlaps the judge's: said in the step's log, as a
+  // step starts two CUDA contexts on one GPU, and a class graded on several GPUs starts many at once.
   std::cerr << "[workbook] the planner's CUDA start-up: " << std::fixed << std::setprecision(2)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s\n"
             << std::defaultfloat;

@@ -1,6 +1,5 @@
 #include "timing.h"
 
-#include <algorithm>
 #include <chrono>
 
 #include "stats.h"
