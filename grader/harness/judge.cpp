@@ -38,8 +38,9 @@ plan::DeviceLimits limits_of_this_device() {
 
 Judge::Judge(std::string planner, const std::vector<std::string>& device_code)
     : planner_binary_(std::move(planner)), kernels_(device_code), limits_(limits_of_this_device()) {
-  // Started now, not at the first call: its CUDA start-up (a few tenths of a second) overlaps the
-  // judge's own, before anything is timed, instead of adding to every step's time.
+  // Started now, not at the first call: its start-up (its program loaded; no CUDA context, which it
+  // makes only if a launcher asks the runtime something) overlaps the judge's own, before anything is
+  // timed, instead of adding to every step's time.
   Judge::planner();
 }
 

@@ -612,7 +612,7 @@ int main(int argc, char** argv) {
   // each a kernel of the student's file, on the stream it times, and nothing of the student's host
   // code runs in its process (the boundary mutants prove each such class rejected, judged). A grader
   // linked with its implementation grades only our own code: the reference solutions, the proofs.
-  // A judge's student: their kernels loaded, their planner started at once, so that its CUDA start-up
+  // A judge's student: their kernels loaded, their planner started at once, so that its start-up
   // overlaps the rest of the judge's. Else the student's kernels are this program's own.
   if (!options.planner.empty()) {
     try {

@@ -14,6 +14,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -23,9 +24,16 @@
 
 namespace workbook {
 
-// A recorded kernel's name (cudaFuncGetName); throws std::runtime_error where it has none.
+// A recorded kernel's name, as nvcc's start-up code registered it (registered_kernels()), else as
+// cudaFuncGetName says; throws std::runtime_error where it has none.
 std::string kernel_name(const void* kernel);
 using KernelNamer = std::function<std::string(const void* kernel)>;
+
+// Every __global__ function of the planner's program, by the address its launches name (its host
+// stub), with the name its device code has: what nvcc's start-up code hands the CUDA runtime before
+// main (__cudaRegisterFunction, which every planner links wrapped: planner_copies.cpp). Naming a
+// kernel from here needs no CUDA context, where cudaFuncGetName makes one.
+std::unordered_map<const void*, std::string>& registered_kernels();
 
 // The uploads and fills a launcher asked for while planning (planner_copies.cpp, which every
 // planner links with the linker's --wrap of cudaMemcpyAsync and cudaMemsetAsync), each with the

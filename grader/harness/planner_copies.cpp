@@ -4,6 +4,8 @@
 // place among the launches, and nothing is copied: the addresses are the judge's. Any other copy is
 // no part of a plan, and neither is a kernel launched past workbook::launch (<<<...>>> compiles to
 // cudaLaunchKernel): each is refused with what to do instead. Outside planning they are the runtime's.
+// And the registration of each __global__ function, which nvcc's start-up code makes before main:
+// noted, so that the planner names the kernels it records without starting CUDA (planner.h).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -49,6 +51,18 @@ cudaError_t __wrap_cudaMemsetAsync(void* destination, int value, std::size_t byt
   if (!workbook::planning_launches()) return __real_cudaMemsetAsync(destination, value, bytes, stream);
   record(workbook::plan::Fill{reinterpret_cast<std::uint64_t>(destination), bytes, static_cast<std::uint8_t>(value)});
   return cudaSuccess;
+}
+
+void __real___cudaRegisterFunction(void** module, const char* host_stub, char* device_name, const char* name_again,
+                                   int thread_limit, uint3* thread_id, uint3* block_id, dim3* block, dim3* grid,
+                                   int* warp_size);
+
+void __wrap___cudaRegisterFunction(void** module, const char* host_stub, char* device_name, const char* name_again,
+                                   int thread_limit, uint3* thread_id, uint3* block_id, dim3* block, dim3* grid,
+                                   int* warp_size) {
+  if (host_stub != nullptr && device_name != nullptr) workbook::registered_kernels()[host_stub] = device_name;
+  __real___cudaRegisterFunction(module, host_stub, device_name, name_again, thread_limit, thread_id, block_id, block, grid,
+                                warp_size);
 }
 
 cudaError_t __real_cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** arguments, std::size_t shared_bytes,

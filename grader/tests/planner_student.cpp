@@ -81,7 +81,8 @@ int main() {
                          workbook::student_function("descriptors_beyond_the_protocol", descriptors_beyond_the_protocol),
                          workbook::student_function("launches_past_workbook_launch", launches_past_workbook_launch),
                          workbook::student_function("launches_with_chevrons", planner_test::launches_with_chevrons),
+                         workbook::student_function("launches_through_workbook", planner_test::launches_through_workbook),
                          workbook::student_function("crashes", crashes)},
-                        nullptr, [](const void*) -> std::string { return "no kernel is launched here"; });
+                        nullptr);
   return 0;
 }

@@ -23,5 +23,7 @@ struct Target {
 
 // planner_student_kernel.cu: a kernel launched with <<<...>>> into the target.
 void launches_with_chevrons(const Target& target, cudaStream_t stream);
+// And with workbook::launch: scale_kernel(target.out, 3.0f), 2 blocks of 64 threads.
+void launches_through_workbook(const Target& target, cudaStream_t stream);
 
 }  // namespace planner_test

@@ -1,7 +1,10 @@
 // The planner test's "student" launching as many students first do: with <<<...>>>, which nvcc
 // compiles to the runtime's own launch (since CUDA 13 its internal __cudaLaunchKernel), not to
 // workbook::launch. The planner must refuse it while planning, before anything reaches a GPU.
+// And as every student must: with workbook::launch, which the planner records, naming the kernel as
+// its device code does without starting CUDA (the test runs with no GPU).
 #include "planner_student.h"
+#include "workbook/launch.cuh"
 
 namespace planner_test {
 
@@ -11,6 +14,12 @@ __global__ void fill_kernel(float* out) { out[threadIdx.x] = 1.0f; }
 
 void launches_with_chevrons(const Target& target, cudaStream_t stream) {
   fill_kernel<<<1, 32, 0, stream>>>(target.out);
+}
+
+__global__ void scale_kernel(float* out, float by) { out[threadIdx.x] *= by; }
+
+void launches_through_workbook(const Target& target, cudaStream_t stream) {
+  workbook::launch(scale_kernel, dim3(2), dim3(64), 0, stream, target.out, 3.0f);
 }
 
 }  // namespace planner_test

@@ -57,6 +57,31 @@ TEST_CASE("planner process: a kernel launched with <<<...>>> is refused, saying 
   CHECK(plan.failure.find("Launch every kernel with workbook::launch(") != std::string::npos);
 }
 
+TEST_CASE("planner process: a kernel launched with workbook::launch is named as its device code names it, with no GPU") {
+  // The name comes from what nvcc's start-up code registered, not from the CUDA runtime: the
+  // planner makes no CUDA context (a judge's is a step's only one), and this runs where none can be.
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  const std::uint64_t judges_address = 0x7f00'0000'0000;
+  const workbook::plan::Plan plan = planner.call(
+      {"launches_through_workbook", workbook::encode_arguments(Target{reinterpret_cast<float*>(judges_address), 128})});
+  CHECK(plan.failure.empty());
+  REQUIRE(plan.operations.size() == 1);
+  const auto* launch = std::get_if<workbook::plan::KernelLaunch>(&plan.operations[0]);
+  REQUIRE(launch != nullptr);
+  CHECK(launch->kernel == "_ZN12planner_test12scale_kernelEPff");  // planner_test::scale_kernel(float*, float)
+  CHECK(launch->grid.x == 2);
+  CHECK(launch->block.x == 64);
+  REQUIRE(launch->arguments.size() == 2);
+  std::uint64_t out = 0;
+  float by = 0;
+  REQUIRE(launch->arguments[0].size() == sizeof(out));
+  REQUIRE(launch->arguments[1].size() == sizeof(by));
+  std::memcpy(&out, launch->arguments[0].data(), sizeof(out));
+  std::memcpy(&by, launch->arguments[1].data(), sizeof(by));
+  CHECK(out == judges_address);
+  CHECK(by == 3.0f);
+}
+
 TEST_CASE("planner process: what the student's code throws comes back as what it was") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   const workbook::plan::Plan todo = planner.call({"todo_launcher", workbook::encode_arguments(Shape{2, 2}, cudaStream_t{})});
