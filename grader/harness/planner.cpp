@@ -13,8 +13,8 @@ std::unordered_map<const void*, std::string>& registered_kernels() {
 std::string kernel_name(const void* kernel) {
   if (const auto registered = registered_kernels().find(kernel); registered != registered_kernels().end())
     return registered->second;
-  // Not a kernel nvcc registered (a planner linked without the wrap: the tests' own): the runtime's
-  // answer, which starts CUDA in this process.
+  // Not a kernel nvcc registered (an address that is no kernel's, or a program linked without the
+  // wrap): the runtime's answer, which starts CUDA in this process.
   const char* name = nullptr;
   if (cudaFuncGetName(&name, kernel) != cudaSuccess || name == nullptr) {
     (void)cudaGetLastError();  // the failed query is not the next call's error
