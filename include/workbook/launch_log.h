@@ -1,6 +1,6 @@
 // What workbook::launch() remembers about each kernel launch, so that the grader can report the
 // resources (registers, shared memory, spills, occupancy) of the kernels a launcher really ran,
-// with the launch shape it really used, and check that they ran on the stream it was given.
+// with the launch shape it really used.
 // Plain C++.
 #pragma once
 
