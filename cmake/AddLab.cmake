@@ -19,7 +19,7 @@
 #   #include check of its source, its GPU code, the benchmark plot's
 #   columns, its planner serving every function it defines, the judge's front (CPU).
 #
-# add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without]>...]
+# add_lab_proofs(<NN_topic> [MUTANTS <name>...] [DEFENCE_MUTANTS <name|defence|steps[|also-without][|honest]>...]
 #         [MUTANT_CONTROLS <name|steps>...] [INCLUDE_MUTANTS <name|finding>...]
 #         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
 #         [BOUNDARY_MUTANTS <name|steps|honest or name|steps|refusal text>...]
@@ -49,7 +49,10 @@
 # on the steps it is fast enough to clear. Two tests prove the defence: with every defence on, each
 # of those steps must fail naming it ("[defence]"); with that defence off (--without), the mutant must
 # clear them, or it proves nothing. also-without: defences off in both tests, comma-separated (where
-# two defences catch one cheat, each is proved with the other off).
+# two defences catch one cheat, each is proved with the other off). honest: the mutant cheats on what
+# other GPUs would do, not on speed (a block waiting on the order blocks start); with its defence off
+# it must be graded as honest work (correct, no other defence tripped: it passes or misses its bar
+# alone), since whether it is fast enough for the bar depends on the GPU's, not on the defence.
 #
 # A MUTANT_CONTROL shows that a mutant fails for its one named defect, not for something else in
 # it: the mutant's source built again with WORKBOOK_MUTANT_CONTROL defined, which fixes only that
@@ -378,17 +381,26 @@ function(_add_include_mutant lab spec)
   set_tests_properties("${name}" PROPERTIES LABELS "cpu;${lab};mutant;host-code" PASS_REGULAR_EXPRESSION "\\[host-code\\][^\n]*${pattern}")
 endfunction()
 
-# "name|defence|02.1,02.2[|also-without]": see add_lab().
+# "name|defence|02.1,02.2[|also-without][|honest]": see add_lab_proofs() above.
 function(_add_defence_mutant lab spec)
   string(REPLACE "|" ";" fields "${spec}")
   list(LENGTH fields count)
   if(count LESS 3)
-    message(FATAL_ERROR "add_lab(${lab}): DEFENCE_MUTANTS takes name|defence|steps[|also-without], not '${spec}'")
+    message(FATAL_ERROR "add_lab(${lab}): DEFENCE_MUTANTS takes name|defence|steps[|also-without][|honest], not '${spec}'")
   endif()
   list(GET fields 0 mutant)
   list(GET fields 1 defence)
   list(GET fields 2 steps)
   set(also "")
+  set(proven_by "clears")
+  if(count GREATER 3)
+    list(GET fields -1 last)
+    if(last STREQUAL "honest")  # a mutant no faster than honest work: proved on correctness, not speed
+      set(proven_by "honest")
+      list(REMOVE_AT fields -1)
+      math(EXPR count "${count} - 1")
+    endif()
+  endif()
   if(count GREATER 3)
     list(GET fields 3 also_without)
     string(REPLACE "," ";" also_list "${also_without}")
@@ -403,8 +415,13 @@ function(_add_defence_mutant lab spec)
 
   set(caught "${lab}.${kind}: [${defence}] rejects it on ${steps}")
   add_test(NAME "${caught}" COMMAND ${grader} "--step=${steps}" "--expect-reason=[${defence}]" ${also})
-  set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
-  add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "--without=${defence}" ${also})
+  if(proven_by STREQUAL "honest")
+    set(proof "${lab}.${kind}: without [${defence}] nothing else rejects it on ${steps}: graded on its own time")
+    add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "--without=${defence}" ${also} --expect-honest)
+  else()
+    set(proof "${lab}.${kind}: without [${defence}] it clears ${steps}")
+    add_test(NAME "${proof}" COMMAND ${grader} "--step=${steps}" "--without=${defence}" ${also})
+  endif()
   set_tests_properties("${caught}" "${proof}" PROPERTIES LABELS "gpu;${lab};mutant;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
