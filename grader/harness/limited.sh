@@ -15,9 +15,12 @@ case "$kind" in
   # A CUDA process maps the device's memory into its address space (unified addressing; on the H100
   # it needs more than 8 GiB to start at all): the step's
   # limit on it is wide, and bounds host allocations, not the GPU's.
-  step) wall=${WORKBOOK_STEP_SECONDS:-300} cpu=${WORKBOOK_STEP_CPU_SECONDS:-600}
+  # A judge may grade several steps in one process (WORKBOOK_STEPS_IN_PROCESS, a lab's): its time
+  # limits are then so many times a step's, and the runner holds each step to its own.
+  step) steps=${WORKBOOK_STEPS_IN_PROCESS:-1}
+        wall=$(( ${WORKBOOK_STEP_SECONDS:-300} * steps )) cpu=$(( ${WORKBOOK_STEP_CPU_SECONDS:-600} * steps ))
         memory_mib=${WORKBOOK_STEP_MEMORY_MIB:-262144} file_mib=${WORKBOOK_STEP_FILE_MIB:-64}
-        what="this step's process" ;;
+        what="this step's process"; [ "$steps" -eq 1 ] || what="this process of $steps steps" ;;
   *) echo "usage: limited.sh compile|step COMMAND..." >&2; exit 2 ;;
 esac
 [ $# -gt 0 ] || { echo "limited.sh: no command" >&2; exit 2; }

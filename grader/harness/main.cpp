@@ -12,6 +12,8 @@
 #include <chrono>
 #include <deque>
 #include <fstream>
+#include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -95,6 +97,56 @@ struct OutcomeCounter : QuietReporter {
   }
 };
 REGISTER_LISTENER("outcome_counter", 1, OutcomeCounter);
+
+// A judge hands each step's rows to the runner on its descriptor (--rows-fd) as the step ends, not
+// all at the process's end: the runner grades a lab's steps in one judge process, and learns from
+// them which steps ended if the process dies or hangs, and when each step began, to hold it to its
+// own time limit.
+struct RowsHandedOver {
+  int fd = -1;             // --rows-fd; -1: rows go to --rows's file at the end, or nowhere
+  std::size_t handed = 0;  // how many of session().rows are written
+};
+RowsHandedOver& rows_handed_over() {
+  static RowsHandedOver handed_over;
+  return handed_over;
+}
+void hand_over_rows() {
+  RowsHandedOver& out = rows_handed_over();
+  if (out.fd < 0 || out.handed >= session().rows.size()) return;
+  append_rows(out.fd, std::vector<StepRow>(session().rows.begin() + static_cast<std::ptrdiff_t>(out.handed), session().rows.end()));
+  out.handed = session().rows.size();
+}
+
+// A kernel that faults (an illegal address, a trap) leaves the CUDA context unusable: every later
+// call fails. An error that is not sticky is cleared by reading it; one that is stays.
+bool cuda_context_lost() {
+  if (cudaDeviceSynchronize() == cudaSuccess) return false;
+  (void)cudaGetLastError();
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+// As each step ends, in a judge: its rows to the runner; and after a step that left the context
+// unusable the judge stops (kExitContextLost), so that no later step fails for it: the runner grades
+// them in a new process.
+struct StepEnded : QuietReporter {
+  explicit StepEnded(const doctest::ContextOptions&) {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {
+    if (rows_handed_over().fd < 0) return;
+    try {
+      hand_over_rows();
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      std::_Exit(1);
+    }
+    if (cuda_context_lost()) {
+      std::cout << "[workbook] this step's kernel left the CUDA context unusable: the steps after it are graded in a "
+                   "new process\n"
+                << std::flush;
+      std::_Exit(kExitContextLost);
+    }
+  }
+};
+REGISTER_LISTENER("step_ended", 2, StepEnded);
 
 // Counts the test cases the filters select, without running them (doctest's --count, silenced).
 struct SelectionCounter : QuietReporter {
@@ -690,6 +742,7 @@ int main(int argc, char** argv) {
   std::cout << "[workbook] start-up (CUDA, and the peaks where on): " << std::fixed << std::setprecision(2)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s\n"
             << std::defaultfloat;
+  rows_handed_over().fd = options.rows_fd;
   const int status = context.run();
   if (context.shouldExit()) return status;
   // With the runner's time for the whole process (grade.log's line after this one), what is left:
@@ -707,7 +760,7 @@ int main(int argc, char** argv) {
   }
   if (!options.rows_path.empty() || options.rows_fd >= 0) {
     try {
-      if (options.rows_fd >= 0) append_rows(options.rows_fd, session().rows);
+      if (options.rows_fd >= 0) hand_over_rows();  // any not handed over as their step ended
       else append_rows(options.rows_path, session().rows);
     } catch (const std::exception& error) {
       std::cerr << "error: " << error.what() << '\n';

@@ -1,6 +1,6 @@
 // Result rows and what is made of them: the console table, Gradescope's results.json and JUnit.
-// Each step runs in a process of its own (a crash must not take the other steps down), so rows
-// travel between processes as lines of text in a file; the runner (grader/runner/) reads them back
+// Steps run in processes of the grader's (a lab's steps in one judge; one crashing must not take the
+// other steps down), so rows travel between processes as lines of text in a file; the runner (grader/runner/) reads them back
 // and writes every report. Plain C++.
 #pragma once
 
@@ -18,6 +18,11 @@
 namespace workbook {
 
 inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+// A judge grading several steps (a lab's, in one process) exits with this after a step whose kernel
+// left the CUDA context unusable, once that step's rows are written: the runner grades the steps
+// after it in a new process, so that they are graded as they would be alone.
+inline constexpr int kExitContextLost = 4;
 
 // What a row says: PASS or FAIL on a row the bar judges, info on the others, n/a for a step that
 // needs a newer GPU than this one (Step::min_compute_capability): neither passed nor failed.

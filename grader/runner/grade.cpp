@@ -1,7 +1,8 @@
 // `grade`: one grading. It reads the user's words, takes in a submission, builds each lab's grader
 // (a lab that does not compile fails alone), audits each student object file, draws the seed, runs
-// each step in a process of its own (confined, limited, timed out), takes back that step's rows
-// only when they are its own, and writes the scorecard, results.json and JUnit.
+// each lab's steps in one judge process (confined, limited, each step timed out; a new process after a
+// step that crashes, hangs or breaks the CUDA context), takes back each step's rows only when they
+// are its own, and writes the scorecard, results.json and JUnit.
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -176,11 +177,11 @@ Request read_request(const Checkout& checkout, Words words) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Confinement: as root, each step runs as an unprivileged user of its own, in a working folder of
-// its own. Each step's user is a number of a range no account uses (no name, no home, no files but
-// the step's scratch folder): steps graded at once for other students (grade-class on several
-// GPUs, Slurm tasks on one node) can neither write each other's folders nor trace each other's
-// processes, and a step leaves nothing a later step's user owns.
+// Confinement: as root, each step process (a lab's steps in one judge) runs as an unprivileged user
+// of its own, in a working folder of its own. Its user is a number of a range no account uses (no
+// name, no home, no files but the process's scratch folder): steps graded at once for other students
+// (grade-class on several GPUs, Slurm tasks on one node) can neither write each other's folders nor
+// trace each other's processes, and a process leaves nothing a later one's user owns.
 
 // The first id of the range: 2,100,000,000, far above the ids of accounts and of the ranges that
 // container runtimes give out (100,000 up); WORKBOOK_GRADING_IDS moves it. A grading in class
@@ -319,37 +320,51 @@ std::string refusal_reason(const std::string& findings, const std::string& resul
   return lines.front() + " (and " + std::to_string(lines.size() - 1) + " more findings: " + results + "/grade.log)";
 }
 
-// Runs one step's process confined and limited; its output goes to grade.log and its rows, once
-// believed, to the grading's. Returns its exit status.
-int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vector<std::string> command,
-             std::string* output_copy = nullptr) {
-  const std::string work = g.results + "/steps/" + lab + "-" + step.id;
-  fs::remove_all(work);
-  fs::create_directories(work + "/scratch");
-  const std::string rows_file = work + "/rows.tsv";
-  std::ofstream(rows_file).close();
-  // A judge's step writes its rows on descriptor 3, which the runner opens: the file stays the
-  // runner's, out of reach of the planner, which runs as the step's user.
-  command.push_back(g.judge ? "--rows-fd=3" : "--rows=" + rows_file);
+// A process that grades `steps` steps (one, or a lab's in one judge), confined and limited, in a
+// fresh working folder of its own, results/steps/<name>: its command line, and the file its rows go to.
+struct StepProcess {
+  Command command;
+  std::string work, rows_file;
+};
+StepProcess step_process(Grading& g, const std::string& name, std::vector<std::string> command, std::size_t steps) {
+  StepProcess p{Command({}), g.results + "/steps/" + name, ""};
+  fs::remove_all(p.work);
+  fs::create_directories(p.work + "/scratch");
+  p.rows_file = p.work + "/rows.tsv";
+  std::ofstream(p.rows_file).close();
+  // A judge writes its rows on descriptor 3, which the runner opens: the file stays the runner's,
+  // out of reach of the planner, which runs as the step's user.
+  command.push_back(g.judge ? "--rows-fd=3" : "--rows=" + p.rows_file);
   std::vector<std::string> argv = {g.checkout.root + "/grader/harness/limited.sh", "step"};
   argv.insert(argv.end(), command.begin(), command.end());
   if (const auto step_ids = g.confinement.step_ids(g.steps_run++)) {
     // The folder is root's: the step may write its rows file and its scratch folder, and nothing
     // else of the checkout, results/ or solutions/; it cannot put a link where its rows are read.
     const auto [uid, gid] = *step_ids;
-    if ((!g.judge && chown(rows_file.c_str(), uid, gid) != 0) || chown((work + "/scratch").c_str(), uid, gid) != 0 ||
-        chmod((work + "/scratch").c_str(), 0700) != 0)
-      throw Fatal(kExitFailed, "cannot hand " + work + " to the unprivileged user");
+    if ((!g.judge && chown(p.rows_file.c_str(), uid, gid) != 0) || chown((p.work + "/scratch").c_str(), uid, gid) != 0 ||
+        chmod((p.work + "/scratch").c_str(), 0700) != 0)
+      throw Fatal(kExitFailed, "cannot hand " + p.work + " to the unprivileged user");
     argv.insert(argv.begin(), {"setpriv", "--reuid=" + std::to_string(uid), "--regid=" + std::to_string(gid),
                                "--clear-groups", "--no-new-privs", "--"});
   }
+  // limited.sh's time limits are the process's, so many times a step's for several steps (the runner
+  // holds each step to its own time itself).
+  p.command = Command(argv,
+                      {{"HOME", p.work + "/scratch"}, {"TMPDIR", p.work + "/scratch"}, {"WORKBOOK_STEP_SECONDS", g.timeout_s},
+                       {"WORKBOOK_STEPS_IN_PROCESS", std::to_string(steps)}},
+                      p.work + "/scratch", p.work + "/output.log");
+  if (g.judge) p.command.appended_on_3 = p.rows_file;
+  return p;
+}
+
+// Runs one step's process confined and limited; its output goes to grade.log and its rows, once
+// believed, to the grading's. Returns its exit status.
+int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vector<std::string> command,
+             std::string* output_copy = nullptr) {
+  const StepProcess p = step_process(g, lab + "-" + step.id, std::move(command), 1);
   const auto began = std::chrono::steady_clock::now();
-  Command step_process(argv,
-                       {{"HOME", work + "/scratch"}, {"TMPDIR", work + "/scratch"}, {"WORKBOOK_STEP_SECONDS", g.timeout_s}},
-                       work + "/scratch", work + "/output.log");
-  if (g.judge) step_process.appended_on_3 = rows_file;
-  const Outcome outcome = run(step_process);
-  const std::string output = read_text(work + "/output.log");
+  const Outcome outcome = run(p.command);
+  const std::string output = read_text(p.work + "/output.log");
   if (output_copy != nullptr) *output_copy = output;
   g.log << output.substr(0, kMaxLoggedOutput);
   g.log << "[workbook] " << lab << ' ' << step.name << ": " << std::fixed << std::setprecision(2)
@@ -357,8 +372,8 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
         << std::defaultfloat;
   g.log.flush();
   if (outcome.status == 0 || outcome.status == 1 || outcome.status == 77)
-    for (StepRow& row : collect_rows(rows_file, lab, step.name)) g.rows.push_back(row);
-  fs::remove_all(work);
+    for (StepRow& row : collect_rows(p.rows_file, lab, step.name)) g.rows.push_back(row);
+  fs::remove_all(p.work);
   return outcome.status;
 }
 
@@ -387,6 +402,102 @@ void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const 
       g.fail(lab, step.name, "the grader process died (" + how + ") while running this step; see " + log);
     }
   }
+}
+
+// What the console says of a step once its rows are in, as grade_step() says it from the exit status.
+std::string said_of(const std::vector<StepRow>& rows) {
+  const std::vector<StepVerdict> verdict = verdicts(rows);
+  if (!verdict.empty() && !verdict.front().applicable) return "n/a (needs a newer GPU: see the verdicts)";
+  return !verdict.empty() && verdict.front().passed ? "pass" : "FAIL";
+}
+
+// Grades `steps` of `lab` in one judge process: its start, its CUDA context and its first launches
+// are paid once, not once a step (solutions/05_fft/NOTES.md). Each step is still held to its own
+// time limit, and fails alone: a step in which the process hangs or dies fails, and the steps after
+// it are left to a new process, as are those after a step that left the CUDA context unusable.
+// Returns how many of `steps` it accounted for (at least one).
+std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::vector<StepInfo>& steps,
+                               const std::vector<std::string>& bars) {
+  std::vector<std::string> names, command = g.step_program(lab);
+  std::string ids;
+  for (const StepInfo& step : steps) {
+    names.push_back(step.name);
+    ids += (ids.empty() ? "" : ",") + step.id;
+  }
+  command.insert(command.end(), {"--step=" + ids, "--seed=" + g.seed});
+  command.insert(command.end(), bars.begin(), bars.end());
+  const StepProcess p = step_process(g, lab + "-" + steps.front().id, command, steps.size());
+  const double limit_s = std::stod(g.timeout_s);
+  const auto seconds_since = [](std::chrono::steady_clock::time_point then) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - then).count();
+  };
+  const auto began = std::chrono::steady_clock::now();
+  auto step_began = began;
+  std::size_t said = 0;  // steps[0, said) have reported, and the console has their verdicts
+  std::ostringstream times;  // each step's time in the process, for grade.log
+  const auto say_reported = [&] {
+    std::vector<std::vector<StepRow>> rows;
+    try {
+      rows = rows_of_steps(p.rows_file, lab, names);
+    } catch (const std::exception&) {
+      return;  // said once the process has ended, as every step's failure
+    }
+    std::size_t last = 0;  // one past the last step that reported
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      if (!rows[k].empty()) last = k + 1;
+    for (; said < last; ++said) {
+      std::cout << said_of(rows[said]) << '\n';
+      times << "[workbook] " << lab << ' ' << steps[said].name << ": " << std::fixed << std::setprecision(2)
+            << seconds_since(step_began) << " s in its lab's judge process\n";
+      step_began = std::chrono::steady_clock::now();
+      if (said + 1 < steps.size()) std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
+    }
+  };
+  std::cout << "[workbook] " << lab << ' ' << steps.front().name << " ... " << std::flush;
+  bool over_time = false;
+  const int status = run_watched(p.command, std::chrono::milliseconds(100), [&] {
+    say_reported();
+    over_time = seconds_since(step_began) > limit_s;
+    return !over_time;
+  });
+  say_reported();
+  const std::string output = read_text(p.work + "/output.log");
+  g.log << output.substr(0, kMaxLoggedOutput) << times.str();
+  g.log << "[workbook] " << lab << ": " << steps.size() << " steps (" << ids << ") in one judge process, " << std::fixed
+        << std::setprecision(2) << seconds_since(began) << " s from start to end\n"
+        << std::defaultfloat;
+  g.log.flush();
+
+  const std::string log = g.results_shown() + "/grade.log";
+  std::string stopped_why, console;
+  if (over_time || status == 124 || status == 137) {
+    stopped_why = "did not finish within " + g.timeout_s + " s: a hang or an endless loop (--timeout raises the limit)";
+    console = "FAIL (hung)";
+  } else if (status != 0 && status != 1 && status != 2 && status != 77 && status != kExitContextLost) {
+    const std::string how = status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
+    stopped_why = "the grader process died (" + how + ") while running this step; see " + log;
+    console = "FAIL (crashed)";
+  }
+  Accounted accounted;
+  try {
+    accounted = account_for_steps(rows_of_steps(p.rows_file, lab, names), lab, names, status, stopped_why,
+                                  "the grader ran no test case for this step; see " + log);
+  } catch (const std::exception& error) {  // not to be believed: every step of the process fails
+    for (const std::string& name : names)
+      accounted.rows.push_back(failed_row(lab, name, std::string("the step's process gave no result to believe: ") + error.what()));
+    accounted.steps_done = steps.size();
+    console = "FAIL";
+  }
+  // The console's verdicts of the steps accounted for but not yet said: failed without rows of their own.
+  for (; said < accounted.steps_done; ++said) {
+    std::cout << (console.empty() ? "FAIL (not graded)" : console) << '\n';
+    if (said + 1 < accounted.steps_done) std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
+  }
+  if (accounted.steps_done < steps.size())  // after a step that left the context unusable: its next is begun again
+    std::cout << "graded in a new process (the step before left the CUDA context unusable)\n";
+  for (StepRow& row : accounted.rows) g.rows.push_back(row);
+  fs::remove_all(p.work);
+  return accounted.steps_done;
 }
 
 // One step's correctness half under each compute-sanitizer tool, on exact-size arrays (so that
@@ -689,13 +800,19 @@ int grade_request(const Checkout& checkout, Request& r) {
       say("sizes drawn from the seed: " + line);
     }
   }
-  for (const std::string& lab : graded_labs)
-    for (const StepInfo& step : g.chosen_steps(lab)) {
-      const auto step_began = std::chrono::steady_clock::now();
-      if (g.sanitizer.empty()) grade_step(g, lab, step, bars);
-      else sanitize_step(g, lab, step);
-      steps_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - step_began).count();
+  for (const std::string& lab : graded_labs) {
+    const auto lab_began = std::chrono::steady_clock::now();
+    const std::vector<StepInfo> steps = g.chosen_steps(lab);
+    if (g.judge && g.sanitizer.empty()) {  // a lab's steps in one judge process, a new one only where one must be
+      for (std::size_t done = 0; done < steps.size();)
+        done += grade_in_one_judge(g, lab, std::vector<StepInfo>(steps.begin() + static_cast<std::ptrdiff_t>(done), steps.end()), bars);
+    } else {  // a linked grader, or compute-sanitizer: a process for each step
+      for (const StepInfo& step : steps)
+        if (g.sanitizer.empty()) grade_step(g, lab, step, bars);
+        else sanitize_step(g, lab, step);
     }
+    steps_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - lab_began).count();
+  }
   return finish();
 }
 

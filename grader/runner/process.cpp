@@ -18,6 +18,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace workbook::runner {
@@ -168,6 +169,29 @@ Outcome run(const Command& command) {
   Outcome outcome;
   outcome.status = start_and_wait(command, [&](const char* piece, std::size_t size) { outcome.output.append(piece, size); });
   return outcome;
+}
+
+int run_watched(const Command& command, std::chrono::milliseconds every, const std::function<bool()>& still_fine) {
+  if (command.argv.empty()) throw std::invalid_argument("run_watched: no program");
+  if (command.output_path.empty()) throw std::invalid_argument("run_watched: the command writes its output to a file");
+  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
+  const pid_t pid = spawn(command, -1);
+  int status = 0;
+  for (;;) {
+    const pid_t ended = waitpid(pid, &status, WNOHANG);
+    if (ended == pid) break;
+    if (ended < 0 && errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    if (!still_fine()) {
+      kill(pid, SIGKILL);  // what it started is handed to us as it dies, and ended below
+      while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+      break;
+    }
+    std::this_thread::sleep_for(every);
+  }
+  end_what_it_left();
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int run_lines(const Command& command, const std::function<void(const std::string&)>& each_line) {

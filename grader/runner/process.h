@@ -3,6 +3,7 @@
 // student's name is one argument, whatever it holds. Plain C++ on POSIX.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <utility>
@@ -33,6 +34,11 @@ struct Outcome {
 // Runs `command` to its end. A program that cannot be started gives status 127 and says why in
 // its output, as a shell would.
 Outcome run(const Command& command);
+
+// Runs `command` to its end, its output to its output file, calling `still_fine` about every `every`
+// while it runs: once that returns false, the command and everything it started are killed, and
+// the status is 137, as for SIGKILL (a step over its time limit, in a judge grading several).
+int run_watched(const Command& command, std::chrono::milliseconds every, const std::function<bool()>& still_fine);
 
 // Runs `command` to its end, handing each line of its output (stdout and stderr, without the
 // newline) to `each_line` as it comes: a build's progress. Returns its status as run() does.

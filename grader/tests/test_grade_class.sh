@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# grade-class over six prepared submissions of lab 05 (class_fixtures.sh) gives each its verdict and
-# its files: the solution passes every step, the untouched starter none, the partial ones what they
-# finished (the slow one partial credit for its correct final step), the one that does not compile
-# and the one that hangs are graded to the end with their reasons, and the files a student may not
-# edit are ignored. GPU only (77 without one).
+# grade-class over seven prepared submissions of lab 05 (class_fixtures.sh) gives each its verdict
+# and its files: the solution passes every step, the untouched starter none, the partial ones what
+# they finished (the slow one partial credit for its correct final step), the one that does not
+# compile is graded to the end with its reason, a step that hangs or whose kernel faults fails alone
+# (the steps after it pass, as they would alone), and the files a student may not edit are ignored.
+# GPU only (77 without one).
 # usage: test_grade_class.sh ROOT WORK_DIR
 set -uo pipefail
 root=$1 work=$2
@@ -21,8 +22,9 @@ expect untouched '0 of 5 +steps +score 0\.00' "no step"
 expect three_steps '3 of 5 +steps +score 3\.00' "05.1-05.3"
 expect slow_final '4 of 5 +steps +score 4\.50' "four steps and half a point for the correct, slow 05.5"
 expect does_not_compile 'does not compile' "its compiler errors, graded to the end"
-expect hangs 'hung' "the hang stopped, the run going on"
-for name in all_steps untouched three_steps slow_final does_not_compile hangs; do
+expect hangs '4 of 5 +steps +score 4\.00.*hung' "05.1 stopped as hung, and every step after it graded as alone"
+expect faults '4 of 5 +steps +score 4\.00' "05.2 failed for its fault, and every step after it graded as alone"
+for name in all_steps untouched three_steps slow_final does_not_compile hangs faults; do
   [ -s "$root/results/class/$name/results.json" ] || { echo "FAIL: no results.json for $name"; failures=$((failures + 1)); }
 done
 grep -q '"leaderboard": \[{"name": "05_fft 05.5, % of cuFFT"' "$root/results/class/all_steps/results.json" ||

@@ -62,6 +62,72 @@ TEST_CASE("the runner takes a step's own rows, and no others") {
   for (const std::string& path : {own, other, link, bad, empty}) std::filesystem::remove(path);
 }
 
+TEST_CASE("a judge grading a lab's steps: each step's rows as it reported them, a half-written line not yet") {
+  const std::string path = scratch_file("lab_rows.tsv");
+  const std::vector<std::string> steps = {"02.1 x", "02.2 y", "02.3 z"};
+  append_rows(path, {row_of("02.1 x", Verdict::kPass), row_of("02.1 x", Verdict::kInfo), row_of("02.2 y", Verdict::kFail)});
+  std::ofstream(path, std::ios::app) << to_line(row_of("02.3 z", Verdict::kPass)).substr(0, 12);  // no newline yet
+  const std::vector<std::vector<StepRow>> rows = rows_of_steps(path, "02_memory", steps);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].size() == 2);
+  CHECK(rows[1].size() == 1);
+  CHECK(rows[2].empty());
+  CHECK_THROWS(rows_of_steps(path, "02_memory", {"02.1 x"}));  // a row of a step it was not grading
+  CHECK_THROWS(rows_of_steps(path, "03_transpose", steps));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a judge grading a lab's steps: what it accounted for, however it ended; the rest go to a new process") {
+  const std::vector<std::string> steps = {"02.1 a", "02.2 b", "02.3 c", "02.4 d"};
+  const auto reported = [&](std::vector<bool> which) {
+    std::vector<std::vector<StepRow>> rows(steps.size());
+    for (std::size_t k = 0; k < which.size(); ++k)
+      if (which[k]) rows[k] = {row_of(steps[k], Verdict::kPass)};
+    return rows;
+  };
+  const std::string died = "died", not_graded = "not graded";
+  // Every step reported: all of them done.
+  Accounted all = account_for_steps(reported({true, true, true, true}), "02_memory", steps, 0, "", not_graded);
+  CHECK(all.steps_done == 4);
+  CHECK(all.rows.size() == 4);
+  // Died in the third: it fails, and the fourth is left to a new process.
+  Accounted crashed = account_for_steps(reported({true, true}), "02_memory", steps, 139, died, not_graded);
+  REQUIRE(crashed.steps_done == 3);
+  REQUIRE(crashed.rows.size() == 3);
+  CHECK(crashed.rows[2].step == "02.3 c");
+  CHECK(crashed.rows[2].verdict == Verdict::kFail);
+  CHECK(crashed.rows[2].reason == died);
+  // Died before any step reported: the first fails alone.
+  Accounted first = account_for_steps(reported({}), "02_memory", steps, 139, died, not_graded);
+  CHECK(first.steps_done == 1);
+  CHECK(first.rows.at(0).reason == died);
+  // Stopped after the second left the CUDA context unusable: nothing fails for it, the rest start again.
+  Accounted lost = account_for_steps(reported({true, true}), "02_memory", steps, kExitContextLost, "", not_graded);
+  CHECK(lost.steps_done == 2);
+  CHECK(lost.rows.size() == 2);
+  // Ended on its own: a step with no rows before one that reported has no result; those after, not graded.
+  Accounted ended = account_for_steps(reported({true, false, true}), "02_memory", steps, 1, "", not_graded);
+  CHECK(ended.steps_done == 4);
+  REQUIRE(ended.rows.size() == 4);
+  CHECK(ended.rows[1].reason.find("it reported no result") != std::string::npos);
+  CHECK(ended.rows[3].reason == not_graded);
+}
+
+TEST_CASE("a command watched as it runs is stopped, with all it started, once it is no longer fine") {
+  const std::string out = scratch_file("watched.txt"), late = scratch_file("watched_late.txt");
+  std::filesystem::remove(late);
+  int polls = 0;
+  const auto began = std::chrono::steady_clock::now();
+  const int stopped = run_watched({{"sh", "-c", "(sleep 2; echo late > \"$0\") & sleep 30", late}, {}, "", out},
+                                  std::chrono::milliseconds(50), [&] { return ++polls < 4; });
+  CHECK(stopped == 137);
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() < 2);
+  CHECK(run_watched({{"sh", "-c", "exit 3"}, {}, "", out}, std::chrono::milliseconds(50), [] { return true; }) == 3);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  CHECK_FALSE(std::filesystem::exists(late));  // what it started was ended with it
+  std::filesystem::remove(out);
+}
+
 TEST_CASE("the runner starts a program with its arguments whole, and reports how it ended") {
   const Outcome echoed = run({{"printf", "%s|", "a b", "'$(id)'"}});
   CHECK(echoed.status == 0);
