@@ -377,37 +377,48 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   return outcome.status;
 }
 
+// Why a step failed without rows of its own, as its failed row says it: one process per step
+// (grade_step) or a lab's steps in one judge (grade_in_one_judge) alike.
+constexpr const char* kSaidNotApplicable = "n/a (needs a newer GPU: see the verdicts)";
+std::string not_graded_reason(const Grading& g) {
+  return "the grader ran no test case for this step; see " + g.results_shown() + "/grade.log";
+}
+std::string hung_reason(const Grading& g) {
+  return "did not finish within " + g.timeout_s + " s: a hang or an endless loop (--timeout raises the limit)";
+}
+std::string crashed_reason(const Grading& g, int status) {
+  const std::string how = status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
+  return "the grader process died (" + how + ") while running this step; see " + g.results_shown() + "/grade.log";
+}
+
 void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const std::vector<std::string>& bars) {
   std::cout << "[workbook] " << lab << ' ' << step.name << " ... " << std::flush;
   std::vector<std::string> command = g.step_program(lab);
   command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed});
   command.insert(command.end(), bars.begin(), bars.end());
   const int status = run_step(g, lab, step, command);
-  const std::string log = g.results_shown() + "/grade.log";
   switch (status) {
     case 0: std::cout << "pass\n"; break;
     case 1: std::cout << "FAIL\n"; break;
-    case 77: std::cout << "n/a (needs a newer GPU: see the verdicts)\n"; break;
+    case 77: std::cout << kSaidNotApplicable << '\n'; break;
     case 2:
       std::cout << "FAIL (not graded)\n";
-      g.fail(lab, step.name, "the grader ran no test case for this step; see " + log);
+      g.fail(lab, step.name, not_graded_reason(g));
       break;
     case 124: case 137:
       std::cout << "FAIL (hung)\n";
-      g.fail(lab, step.name, "did not finish within " + g.timeout_s + " s: a hang or an endless loop (--timeout raises the limit)");
+      g.fail(lab, step.name, hung_reason(g));
       break;
-    default: {
-      const std::string how = status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
+    default:
       std::cout << "FAIL (crashed)\n";
-      g.fail(lab, step.name, "the grader process died (" + how + ") while running this step; see " + log);
-    }
+      g.fail(lab, step.name, crashed_reason(g, status));
   }
 }
 
 // What the console says of a step once its rows are in, as grade_step() says it from the exit status.
 std::string said_of(const std::vector<StepRow>& rows) {
   const std::vector<StepVerdict> verdict = verdicts(rows);
-  if (!verdict.empty() && !verdict.front().applicable) return "n/a (needs a newer GPU: see the verdicts)";
+  if (!verdict.empty() && !verdict.front().applicable) return kSaidNotApplicable;
   return !verdict.empty() && verdict.front().passed ? "pass" : "FAIL";
 }
 
@@ -468,20 +479,18 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
         << std::defaultfloat;
   g.log.flush();
 
-  const std::string log = g.results_shown() + "/grade.log";
   std::string stopped_why, console;
   if (over_time || status == 124 || status == 137) {
-    stopped_why = "did not finish within " + g.timeout_s + " s: a hang or an endless loop (--timeout raises the limit)";
+    stopped_why = hung_reason(g);
     console = "FAIL (hung)";
   } else if (status != 0 && status != 1 && status != 2 && status != 77 && status != kExitContextLost) {
-    const std::string how = status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
-    stopped_why = "the grader process died (" + how + ") while running this step; see " + log;
+    stopped_why = crashed_reason(g, status);
     console = "FAIL (crashed)";
   }
   Accounted accounted;
   try {
     accounted = account_for_steps(rows_of_steps(p.rows_file, lab, names), lab, names, status, stopped_why,
-                                  "the grader ran no test case for this step; see " + log);
+                                  not_graded_reason(g));
   } catch (const std::exception& error) {  // not to be believed: every step of the process fails
     for (const std::string& name : names)
       accounted.rows.push_back(failed_row(lab, name, std::string("the step's process gave no result to believe: ") + error.what()));
