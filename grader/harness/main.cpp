@@ -10,11 +10,11 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
-#include <deque>
-#include <fstream>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>

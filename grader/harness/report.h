@@ -1,7 +1,7 @@
 // Result rows and what is made of them: the console table, Gradescope's results.json and JUnit.
-// Steps run in processes of the grader's (a lab's steps in one judge; one crashing must not take the
-// other steps down), so rows travel between processes as lines of text in a file; the runner (grader/runner/) reads them back
-// and writes every report. Plain C++.
+// Steps run in processes of their own, apart from the runner (a lab's steps in one judge; one that
+// crashes must not take the grading down), so rows travel between processes as lines of text in a
+// file; the runner (grader/runner/) reads them back and writes every report. Plain C++.
 #pragma once
 
 #include <fstream>
