@@ -121,13 +121,22 @@ pid_t spawn(const Command& command, int out_fd) {
   return pid;
 }
 
+// Whatever a command starts and leaves running is handed to us when its parent ends, not to init:
+// so that end_what_it_left() can end it.
+void become_subreaper() {
+  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
+}
+
+// A waited-for process's status as a shell says it: its exit code, or 128 + the signal that ended it.
+int exit_status(int wait_status) {
+  return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+}
+
 // Starts `command`; its captured output, if any, goes to `take` piece by piece as it is read.
 int start_and_wait(const Command& command, const std::function<void(const char*, std::size_t)>& take) {
   if (command.argv.empty()) throw std::invalid_argument("run: no program");
-  // Whatever a command starts and leaves running is handed to us when its parent ends, not to init:
-  // so that end_what_it_left() can end it.
-  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  (void)subreaper;
+  become_subreaper();
   int pipe_fds[2] = {-1, -1};
   const bool capture = command.output_path.empty();
   if (capture && pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -160,7 +169,7 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
     while (waitpid(pid, &status, 0) < 0)
       if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
   end_what_it_left();
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return exit_status(status);
 }
 
 }  // namespace
@@ -174,8 +183,7 @@ Outcome run(const Command& command) {
 int run_watched(const Command& command, std::chrono::milliseconds every, const std::function<bool()>& still_fine) {
   if (command.argv.empty()) throw std::invalid_argument("run_watched: no program");
   if (command.output_path.empty()) throw std::invalid_argument("run_watched: the command writes its output to a file");
-  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  (void)subreaper;
+  become_subreaper();
   const pid_t pid = spawn(command, -1);
   int status = 0;
   for (;;) {
@@ -191,7 +199,7 @@ int run_watched(const Command& command, std::chrono::milliseconds every, const s
     std::this_thread::sleep_for(every);
   }
   end_what_it_left();
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return exit_status(status);
 }
 
 int run_lines(const Command& command, const std::function<void(const std::string&)>& each_line) {
@@ -215,8 +223,7 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
                         const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& prepare,
                         const std::function<void(std::size_t job, std::size_t slot, int status)>& done) {
   if (slots == 0) throw std::invalid_argument("run_on_slots_ahead: no slot");
-  static const bool subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  (void)subreaper;
+  become_subreaper();
   struct Slot {
     std::optional<pid_t> job_pid;         // the job running on it
     std::size_t job = 0;
@@ -275,7 +282,7 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
       if (slot.preparing) still_running.insert(*slot.preparing);
     }
     end_what_it_left(still_running);
-    if (job_slot) done(state[*job_slot].job, *job_slot, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    if (job_slot) done(state[*job_slot].job, *job_slot, exit_status(status));
   }
   end_what_it_left();
 }
