@@ -462,13 +462,6 @@ void append_class_csv(const std::string& path, const std::string& student, const
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why, const std::string& seed) {
-  append_class_csv(path, student, {}, {});  // the header, when the file is new
-  std::ofstream out(path, std::ios::app);
-  out << csv_field(student) << ",,,FAIL,0,,,,,,,,," << csv_field(why) << ',' << csv_field(seed) << '\n';
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
 CsvTable::CsvTable(const std::string& path, std::vector<std::string> columns)
     : file_(path), path_(path), columns_(std::move(columns)) {
   if (!file_) throw std::runtime_error("cannot write " + path);

@@ -121,10 +121,6 @@ void write_junit(std::ostream& out, const std::vector<StepRow>& rows);
 void append_class_csv(const std::string& path, const std::string& student, const std::vector<StepRow>& rows,
                       const Points& points, const std::string& seed = "");
 
-// One line for a student whose submission gave no rows at all (refused, or not a submission): why.
-void append_class_csv_note(const std::string& path, const std::string& student, const std::string& why,
-                           const std::string& seed = "");
-
 // The class's gradebook, the form gradebooks import: a header row, then one row per student, their
 // name (the submission's, so name submissions by login or email), their points in each of `labs`
 // (0 where nothing was graded) and their total. `scores`: per student, per lab, the points.

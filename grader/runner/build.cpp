@@ -1,5 +1,6 @@
 #include "build.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -42,14 +43,18 @@ bool Build::targets(const std::vector<std::string>& targets) const {
   for (const std::string& target : targets) argv.insert(argv.end(), {"--target", target});
   std::ofstream log(this->log(), std::ios::app);
   static const std::regex progress(R"(^\[([0-9]+)/([0-9]+)\].*)");  // ninja's "[12/240] Building ..."
-  int said = 0;
+  // What is being built and how far it has got, every tenth of the way: a first build is minutes of
+  // compiling, and a console that says nothing for them looks hung.
+  std::string what = targets.empty() ? "everything" : targets.front();
+  if (targets.size() > 1) what += " and " + std::to_string(targets.size() - 1) + " more";
+  int said = -1;
   const int status = run_lines({argv}, [&](const std::string& line) {
     log << line << '\n';
     std::smatch m;
     if (!std::regex_match(line, m, progress)) return;
     const int done = std::stoi(m[1]), total = std::stoi(m[2]), tenth = done * 10 / total;
-    if (total >= 20 && tenth > said) {
-      say("building: " + std::to_string(tenth) + "0%");
+    if (done > 0 && tenth > said) {
+      say("building " + what + ": " + std::to_string(done) + " of " + std::to_string(total) + " steps");
       said = tenth;
     }
   });
@@ -71,6 +76,61 @@ void Build::show_errors() const {
   if (shown.empty())
     for (std::size_t i = lines.size() > 40 ? lines.size() - 40 : 0; i < lines.size(); ++i) shown.push_back(lines[i]);
   for (const std::string& line : shown) std::cerr << line << '\n';
+}
+
+namespace {
+
+// The line of `file` (shown as `shown`) where `name` is defined: its first line that names it with
+// an opening parenthesis and is not a declaration; "" when there is none.
+std::string where_defined(const std::string& file, const std::string& shown, const std::string& name) {
+  std::ifstream in(file);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const std::size_t at = line.find(name + "(");
+    if (at == std::string::npos || (at > 0 && (std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_'))) continue;
+    if (line.find(';') != std::string::npos) continue;
+    return shown + "(" + std::to_string(number) + ")";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string Build::first_error(std::size_t from, const std::string& student_file, const std::string& shown_file) const {
+  static const std::regex error(R"((^|[^A-Za-z])(error|Error)[ :])"), lab_file("labs/[0-9]{2}_[A-Za-z0-9_]+/"),
+      at_line(R"(at line ([0-9]+) of \S*?(labs/[0-9]{2}_[A-Za-z0-9_]+/[A-Za-z0-9_.]+))"),
+      undefined(R"(undefined reference to `(?:[A-Za-z0-9_]+::)*([A-Za-z0-9_]+)\(([^']*)\)')"),
+      assertion(R"re(static assertion failed with "(.*)")re");
+  const std::string text = read_text(log());
+  const std::vector<std::string> lines = lines_of(text.substr(std::min(from, text.size())));
+  const auto shortened = [](std::string said) { return said.size() > 300 ? said.substr(0, 297) + "..." : said; };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    std::smatch m;
+    // A launcher defined with other parameters than its header declares: the header's is never
+    // defined, which only the linker finds. Said as what to change, at the student's definition.
+    if (std::regex_search(line, m, undefined)) {
+      const std::string name = m[1];
+      std::string parameters = m[2];  // as the linker spells them: cudaStream_t is CUstream_st*
+      for (std::size_t at; (at = parameters.find("CUstream_st*")) != std::string::npos;) parameters.replace(at, 12, "cudaStream_t");
+      const std::string where = student_file.empty() ? "" : where_defined(student_file, shown_file, name);
+      return shortened((where.empty() ? shown_file : where) + ": " + name + " is not defined with the parameters its lab's header "
+                       "declares (" + parameters + "): a launcher takes exactly the header's parameters; change yours back to them");
+    }
+    if (!std::regex_search(line, error) || line.starts_with("FAILED") || line.starts_with("ninja: ") || line.starts_with("collect2")) continue;
+    // The file as the student names it (labs/02_memory/memory.cu(35): ...), not where it was built;
+    // an error inside a header the lab includes (workbook::launch's checks) at the student's line
+    // that caused it, which the compiler names a few lines below ("at line 62 of ...memory.cu").
+    if (std::regex_search(line, m, lab_file)) return shortened(line.substr(static_cast<std::size_t>(m.position(0))));
+    std::string message = line.substr(line.find("rror") + 4);
+    while (!message.empty() && (message.front() == ':' || message.front() == ' ')) message.erase(0, 1);
+    if (std::regex_search(line, m, assertion)) message = m[1];
+    for (std::size_t j = i + 1; j < lines.size() && j <= i + 8; ++j)
+      if (std::regex_search(lines[j], m, at_line)) return shortened(std::string(m[2]) + "(" + std::string(m[1]) + "): error: " + message);
+    return shortened(line);
+  }
+  return "";
 }
 
 void Build::judges(const std::vector<std::string>& labs) const {
@@ -122,8 +182,10 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     std::vector<std::string> wanted = {"plan_" + lab + "_" + kind};
     if (!judged) wanted = {"grade_" + lab + "_" + kind};
     if (!judged && kind == "submission") wanted.push_back("grade_" + lab + "_starter");
+    const std::size_t logged_before = read_text(log()).size();
     if (!targets(wanted)) {
       result.broken.push_back(lab);
+      result.first_error[lab] = first_error(logged_before, file, checkout_.topic_file(lab));
       continue;
     }
     const std::string folder = build_dir_ + "/labs/" + lab;

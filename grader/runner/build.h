@@ -19,6 +19,7 @@ namespace workbook::runner {
 struct LabsBuilt {
   std::vector<std::string> built;             // their graders are ready
   std::vector<std::string> broken;            // did not compile (the errors are in build.log)
+  std::map<std::string, std::string> first_error;  // lab -> the compiler's first error, when one is in the log
   std::vector<std::string> missing;           // a submission without the lab's file
   std::map<std::string, std::string> refused; // lab -> the include audit's findings
   // lab -> why its object does not carry the build's GPU code ([gpu-code]): built, but not graded
@@ -40,6 +41,11 @@ class Build {
   bool targets(const std::vector<std::string>& targets) const;
   // The compiler's first errors, or the log's end when there are none to pick out, on stderr.
   void show_errors() const;
+  // The compiler's first error, at the line of the student's file that caused it, named from labs/
+  // ("labs/02_memory/memory.cu(35): error: ..."), for a failed step's reason; a launcher defined
+  // with other parameters than its header's, at its definition in `student_file` (shown as
+  // `shown_file`). "" when the log holds none after its first `from` bytes.
+  std::string first_error(std::size_t from = 0, const std::string& student_file = "", const std::string& shown_file = "") const;
   // What grades each lab for `kind` (starter, solution, or submission: the files in `taken`):
   // `judged`, the lab's judge and the implementation's planner (grade); else the grader that links
   // the implementation (grade --linked, bench, calibrate: the reference solutions). A submission's

@@ -1,5 +1,8 @@
 // A submission's intake, and a class: each student's archive or folder unpacked safely, the one
 // file of each lab they may edit taken from it, and every submission of a folder graded in turn.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "build.h"
+#include "collect.h"
 #include "commands.h"
 #include "process.h"
 
@@ -53,8 +57,33 @@ std::optional<std::string> submission_name(const std::string& entry) {
   return name;
 }
 
-void write_not_graded_json(const std::string& path, const std::string& why) {
-  std::ofstream(path) << "{\"score\": 0, \"output\": \"not graded: " << json_escape(why) << "\", \"tests\": []}\n";
+namespace {
+
+// A failed row for every step of `labs` (none: every lab), each saying why it was not graded.
+std::vector<StepRow> not_graded_rows(const Checkout& checkout, const std::vector<std::string>& labs, const std::string& why) {
+  std::vector<StepRow> rows;
+  for (const std::string& lab : labs.empty() ? checkout.labs() : labs) {
+    // Each step by the name its graded rows have, where the lab's judge is built to list them
+    // (grade-class builds them first); else by its id.
+    std::vector<std::string> names = checkout.step_ids(lab);
+    if (const std::string judge = Checkout::judge(checkout.build_dir, lab); access(judge.c_str(), X_OK) == 0) {
+      names.clear();
+      for (const StepInfo& step : list_steps(judge)) names.push_back(step.name);
+    }
+    for (const std::string& name : names) rows.push_back(failed_row(lab, name, "not graded: " + why));
+  }
+  return rows;
+}
+
+}  // namespace
+
+void write_not_graded_json(const Checkout& checkout, const std::vector<std::string>& labs, const std::string& points_path,
+                           const std::string& seed, const std::string& path, const std::string& why) {
+  const std::vector<StepRow> rows = not_graded_rows(checkout, labs, why);
+  Points points;
+  if (!points_path.empty() && fs::exists(points_path)) points = read_points(points_path);
+  std::ofstream out(path);
+  write_gradescope_json(out, rows, points, seed);
 }
 
 Submission take_submission(const Checkout& checkout, const std::string& path) {
@@ -64,7 +93,7 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
   if (!name)
     throw Fatal(kExitUsage, "--submission: '" + fs::path(path).filename().string() +
                      "' gives no name to keep its results under: name the archive or folder for its student (not empty, not starting with '.')");
-  const std::string results = root + "/results/submissions/" + *name, unpacked = results + "/unpacked";
+  const std::string results = checkout.results + "/submissions/" + *name, unpacked = results + "/unpacked";
   // A file taken again with the same bytes keeps its time, so that its build is not redone: grade-class
   // --build-ahead takes and builds a student's files while the GPU grades the student before, then
   // takes them again to grade them.
@@ -174,26 +203,40 @@ std::vector<std::string> class_gpus(const std::string& chosen) {
       if (!item.empty()) items.push_back(item);
     return items;
   };
+  // The GPUs nvidia-smi sees here, by index and by UUID ("" where it cannot say).
+  std::vector<std::string> indices, uuids;
+  if (on_path("nvidia-smi")) {
+    const Outcome listing = run({{"nvidia-smi", "--query-gpu=index,uuid", "--format=csv,noheader"}});
+    if (listing.status == 0)
+      for (const std::string& line : lines_of(listing.output))
+        if (std::smatch m; std::regex_match(line, m, std::regex("([0-9]+), *(\\S+)"))) {
+          indices.push_back(m[1]);
+          uuids.push_back(m[2]);
+        }
+  }
   if (!chosen.empty() && chosen != "all") {
-    static const std::regex device("[A-Za-z0-9-]+");
+    // An index, or a UUID as nvidia-smi -L prints it (GPU-..., MIG-...); where nvidia-smi lists the
+    // GPUs, one of them: a mistyped GPU would grade its students on no GPU at all.
+    static const std::regex device("[0-9]+|(GPU|MIG)-[A-Za-z0-9-]+");
     const std::vector<std::string> listed = split(chosen);
     if (listed.empty()) throw Fatal(kExitUsage, "--gpus takes 'all' or a comma-separated list of GPUs (0,1,3), not '" + chosen + "'");
-    for (const std::string& gpu : listed)
+    for (const std::string& gpu : listed) {
       if (!std::regex_match(gpu, device))
-        throw Fatal(kExitUsage, "--gpus: '" + gpu + "' is not a GPU as CUDA_VISIBLE_DEVICES names one (an index like 2, or a UUID)");
+        throw Fatal(kExitUsage, "--gpus: '" + gpu + "' is not a GPU as CUDA_VISIBLE_DEVICES names one (an index like 2, or a UUID like GPU-...)");
+      const bool known = std::find(indices.begin(), indices.end(), gpu) != indices.end() ||
+                         std::find(uuids.begin(), uuids.end(), gpu) != uuids.end() || gpu.starts_with("MIG-");
+      if (!indices.empty() && !known) {
+        std::string seen;
+        for (const std::string& index : indices) seen += (seen.empty() ? "" : ",") + index;
+        throw Fatal(kExitUsage, "--gpus: there is no GPU " + gpu + " here (nvidia-smi lists " + seen + ")");
+      }
+    }
     if (std::set<std::string>(listed.begin(), listed.end()).size() != listed.size())
       throw Fatal(kExitUsage, "--gpus names a GPU twice: two students timed at once on one GPU would disturb each other");
     return listed;
   }
-  std::vector<std::string> visible;
-  if (const char* set = std::getenv("CUDA_VISIBLE_DEVICES"); set != nullptr) {
-    visible = split(set);
-  } else if (on_path("nvidia-smi")) {
-    const Outcome listing = run({{"nvidia-smi", "--query-gpu=index", "--format=csv,noheader"}});
-    if (listing.status == 0)
-      for (const std::string& line : lines_of(listing.output))
-        if (std::regex_match(line, std::regex("[0-9]+"))) visible.push_back(line);
-  }
+  std::vector<std::string> visible = indices;
+  if (const char* set = std::getenv("CUDA_VISIBLE_DEVICES"); set != nullptr) visible = split(set);
   if (visible.size() <= 1) return {""};
   return visible;
 }
@@ -249,17 +292,21 @@ std::string quoted(const std::string& word) {
 // on one GPU), and a merge that runs when the array has ended however it ended (afterany), writing
 // the class CSV, summary and gradebook. Slurm places, retries and limits; nothing here waits for a
 // GPU or counts time.
+void require_slurm() {
+  for (const char* tool : {"sbatch", "squeue"})
+    if (!on_path(tool)) throw Fatal(kExitMissingTools, std::string("grade-class --slurm needs Slurm's ") + tool + ", which is not on PATH here");
+}
+
 int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std::vector<std::string>& labs,
                     const std::vector<std::string>& passed_on, const std::string& points_path, const std::string& seed,
                     SlurmRequest slurm, std::size_t submissions) {
-  for (const char* tool : {"sbatch", "squeue"})
-    if (!on_path(tool)) throw Fatal(kExitMissingTools, std::string("grade-class --slurm needs Slurm's ") + tool + ", which is not on PATH here");
   if (slurm.tasks == 0) slurm.tasks = static_cast<int>(std::min<std::size_t>(submissions, 64));
   slurm.tasks = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(slurm.tasks), submissions));
   const std::string class_dir = checkout.results + "/class", scripts = class_dir + "/slurm";
   fs::create_directories(scripts);
   std::vector<std::string> command = {checkout.build_dir + "/grader/workbook_runner", "grade-class", "--root=" + checkout.root,
-                                      "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", dir};
+                                      "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + checkout.results,
+                                      "--", dir};
   command.insert(command.end(), labs.begin(), labs.end());
   command.insert(command.end(), passed_on.begin(), passed_on.end());
   command.insert(command.end(), {"--seed", seed, "--slurm-tasks", std::to_string(slurm.tasks)});
@@ -297,20 +344,20 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
   merge_argv.push_back(scripts + "/merge.sh");
   say("submitted the class to Slurm: job array " + array_job + " (" + std::to_string(slurm.tasks) + " tasks, " +
       std::to_string(submissions) + " submissions, each task with " + (slurm.gres == "none" ? "no GPU asked" : slurm.gres) +
-      "); their logs: results/class/slurm/task-N.out");
+      "); their logs: " + checkout.shown(scripts) + "/task-N.out");
   const Outcome merging = run(merge_argv);
   std::string merge_job = lines_of(merging.output).empty() ? "" : lines_of(merging.output).front();
   merge_job = merge_job.substr(0, merge_job.find(';'));
   if (!std::regex_match(merge_job, std::regex("[0-9]+")))
     throw Fatal(kExitFailed, "sbatch refused the class's merge job (the array " + array_job + " is queued: scancel it): " + merging.output);
   if (!slurm.wait) {
-    say("the merge, job " + merge_job + ", writes results/class/summary.txt, class.csv and gradebook.csv when the array has "
+    say("the merge, job " + merge_job + ", writes " + checkout.shown(class_dir) + "/summary.txt, class.csv and gradebook.csv when the array has "
         "ended (squeue -j " + array_job + "," + merge_job + " shows where they are)");
     return 0;
   }
   std::cout << read_text(class_dir + "/summary.txt");
   say("merged by job " + merge_job + (merging.status == 0 ? "" : " (it ended with status " + std::to_string(merging.status) + ")") +
-      ": results/class/summary.txt, class.csv, gradebook.csv");
+      ": " + checkout.shown(class_dir) + "/summary.txt, class.csv, gradebook.csv");
   return merging.status == 0 ? 0 : kExitFailed;
 }
 
@@ -326,6 +373,27 @@ std::string first_error(const std::string& console) {
   for (const std::string& line : lines_of(console))
     if (line.rfind("[workbook] error: ", 0) == 0) return line.substr(18);
   return "";
+}
+
+// An earlier class's folder (every student's results.json, the class CSV, the gradebook) is moved
+// aside under the time it was last written, results/class-YYYY-MM-DD-HHMMSS, never deleted: an
+// instructor who grades again, or runs the tests, keeps what was graded. Returns where it went
+// ("" when there was none).
+std::string keep_previous_class(const std::string& class_dir) {
+  if (!fs::exists(fs::symlink_status(class_dir))) return "";
+  if (fs::is_directory(class_dir) && fs::is_empty(class_dir)) {
+    fs::remove(class_dir);
+    return "";
+  }
+  struct stat written {};
+  const std::string summary = class_dir + "/summary.txt";
+  if (stat(fs::exists(summary) ? summary.c_str() : class_dir.c_str(), &written) != 0) written.st_mtime = time(nullptr);
+  char date[32];
+  strftime(date, sizeof date, "%Y-%m-%d-%H%M%S", localtime(&written.st_mtime));
+  std::string kept = class_dir + "-" + date;
+  for (int again = 2; fs::exists(fs::symlink_status(kept)); ++again) kept = class_dir + "-" + date + "-" + std::to_string(again);
+  fs::rename(class_dir, kept);
+  return kept;
 }
 
 }  // namespace
@@ -364,7 +432,11 @@ int grade_class(const Checkout& checkout, Words words) {
     }
   }
   if (dir.empty()) throw Fatal(kExitUsage, "grade-class needs the folder of submissions, e.g. ./workbook grade-class submissions/");
+  // Every student is graded on the same labs, those named or else all, out of the same maximum: a
+  // lab missing from a submission fails its steps as not in it.
+  if (labs.empty()) labs = checkout.labs();
   if (!fs::is_directory(dir)) throw Fatal(kExitUsage, "grade-class: " + dir + " is not a folder");
+  if (slurm.submit) require_slurm();  // before anything of the previous class is moved
   if (!std::ifstream(points_path)) points_path.clear();
   const std::string& root = checkout.root;
   const std::string& results = checkout.results;
@@ -381,8 +453,12 @@ int grade_class(const Checkout& checkout, Words words) {
   const std::string class_dir = results + "/class";
   // A Slurm task or the merge works in the class folder its submission made; anything else starts it afresh.
   const bool slurm_job = slurm.task >= 0 || slurm.merge;
+  const std::vector<std::string> gpus = slurm_job ? std::vector<std::string>{""} : class_gpus(gpus_chosen);  // checked before anything moves
+  std::string previous_class;
   if (!slurm_job) {
-    fs::remove_all(class_dir);
+    previous_class = keep_previous_class(class_dir);
+    if (!previous_class.empty())
+      say("the previous class's results are kept in " + checkout.shown(previous_class) + "; this class's go to " + checkout.shown(class_dir));
     fs::create_directories(class_dir);
   }
   const std::string csv = class_dir + "/class.csv";
@@ -395,9 +471,20 @@ int grade_class(const Checkout& checkout, Words words) {
   // folder then compiles their files alone, and no two gradings at once build in the checkout's.
   if (!slurm_job) {
     say("building the labs' judges once, for every student (build/" + checkout.preset + ")");
-    Build(checkout, checkout.build_dir, class_dir).judges(labs.empty() ? checkout.labs() : labs);
+    Build(checkout, checkout.build_dir, class_dir).judges(labs);
   }
-  if (slurm.submit) return submit_to_slurm(checkout, dir, labs, passed_on, points_path, seed, slurm, entries.size());
+  if (slurm.submit) {
+    try {
+      return submit_to_slurm(checkout, dir, labs, passed_on, points_path, seed, slurm, entries.size());
+    } catch (const Fatal&) {  // nothing was queued: the previous class goes back where it was
+      if (!previous_class.empty()) {
+        fs::remove_all(class_dir);
+        fs::rename(previous_class, class_dir);
+        say("nothing was submitted: the previous class's results are back in " + checkout.shown(class_dir));
+      }
+      throw;
+    }
+  }
   std::ofstream summary;
   if (slurm.task < 0) summary.open(class_dir + "/summary.txt", std::ios::trunc);
   const auto line_out = [&](const std::string& line) {
@@ -410,10 +497,9 @@ int grade_class(const Checkout& checkout, Words words) {
         " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " + std::to_string(slurm.tasks) +
         " after it), one after another");
   else if (!slurm.merge)
-    say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in results/class/NAME/");
+    say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in " + checkout.shown(class_dir) + "/NAME/");
   if (slurm.task < 0)
     line_out("seed " + seed + " for every submission (./workbook grade-class " + dir + " --seed " + seed + " replays it)");
-  const std::vector<std::string> gpus = slurm_job ? std::vector<std::string>{""} : class_gpus(gpus_chosen);
   if (gpus.size() > 1) {
     std::string list;
     for (const std::string& gpu : gpus) list += (list.empty() ? "" : ",") + gpu;
@@ -426,9 +512,14 @@ int grade_class(const Checkout& checkout, Words words) {
     std::string entry, name;  // name: "" when the entry gives no student to keep results under
     std::string line;         // their line of the summary
     std::vector<StepRow> rows;
-    int total = 0;
+    int total = 0;            // the steps graded: every student's count, graded or not
+    bool not_graded = false;  // nothing of theirs was graded: `note` says why
     std::string note;
   };
+  // A student whose submission was not graded fails every step of the class's labs, out of the same
+  // maximum as the others: their steps, counted once.
+  int steps_of_class = 0;
+  for (const std::string& lab : labs) steps_of_class += static_cast<int>(checkout.step_ids(lab).size());
   std::vector<Student> students_in_order;
   std::vector<std::size_t> to_grade;  // indices of the named ones
   for (const std::string& entry : entries) {
@@ -457,8 +548,8 @@ int grade_class(const Checkout& checkout, Words words) {
     const std::string own = class_dir + "/" + student.name;
     fs::create_directories(own);
     std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + root,
-                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--", "--submission", student.entry,
-                                     "--judges-built"};
+                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + results,
+                                     "--", "--submission", student.entry, "--judges-built"};
     argv.insert(argv.end(), labs.begin(), labs.end());
     argv.insert(argv.end(), passed_on.begin(), passed_on.end());
     if (!points_path.empty()) argv.insert(argv.end(), {"--points", points_path});
@@ -490,7 +581,7 @@ int grade_class(const Checkout& checkout, Words words) {
     if (status != kExitUsage && fs::exists(rows_path)) student.rows = read_rows(rows_path);
     int passed = 0;
     double score = 0;
-    bool hung = false, broken = false;
+    bool hung = false, broken = false, gpu_missing = status == kExitNoGpu;
     for (const StepVerdict& v : verdicts(student.rows)) {
       student.total += v.applicable ? 1 : 0;
       passed += v.applicable && v.passed ? 1 : 0;
@@ -499,15 +590,29 @@ int grade_class(const Checkout& checkout, Words words) {
     for (const StepRow& row : student.rows) {
       hung = hung || row.reason.rfind("did not finish within", 0) == 0;
       broken = broken || row.reason.starts_with(row.lab + " does not compile");
+      gpu_missing = gpu_missing || row.reason == kNoGpuReason;  // beside a lab that failed unbuilt, the exit is 1
     }
     std::string& note = student.note;
-    if (status == kExitNoGpu) {
+    if (gpu_missing) {
       note = "no GPU visible";
       no_gpu = true;
     } else if (student.total == 0 || (status != 0 && status != 1)) {
       note = first_error(console);
     }
-    if (broken) note += (note.empty() ? "" : "; ") + std::string("does not compile (see results/class/" + student.name + "/grade.txt)");
+    // Nothing passed and nothing above says why: the first step's reason (an empty submission's
+    // "not in the submission", a starter's TODO), so that no student's line is left without one.
+    if (note.empty() && passed == 0)
+      for (const StepRow& row : student.rows)
+        if (row.verdict == Verdict::kFail && !row.reason.empty()) {
+          note = row.reason.size() > 120 ? row.reason.substr(0, 117) + "..." : row.reason;
+          break;
+        }
+    if (student.total == 0) {
+      student.not_graded = true;
+      student.total = steps_of_class;
+      if (note.empty()) note = "its grading ended without a verdict (see " + checkout.shown(class_dir) + "/" + student.name + "/grade.txt)";
+    }
+    if (broken) note += std::string(note.empty() ? "" : "; ") + "does not compile (see " + checkout.shown(class_dir) + "/" + student.name + "/grade.txt)";
     if (hung) note += (note.empty() ? "" : "; ") + std::string("a step hung and was stopped");
     student.line = summary_line(student.name, passed, student.total, score, note);
     std::cout << student.line;
@@ -546,8 +651,10 @@ int grade_class(const Checkout& checkout, Words words) {
       }
       const std::string task = std::to_string(job % static_cast<std::size_t>(slurm.tasks));
       student.note = "its Slurm task (" + (slurm.array_job.empty() ? "" : "job " + slurm.array_job + ", ") + "task " + task +
-                     ") ended before grading it: failed, cancelled or out of time (results/class/slurm/task-" + task + ".out)";
-      student.line = summary_line(student.name, 0, 0, 0, student.note);
+                     ") ended before grading it: failed, cancelled or out of time (" + checkout.shown(class_dir) + "/slurm/task-" + task + ".out)";
+      student.not_graded = true;
+      student.total = steps_of_class;
+      student.line = summary_line(student.name, 0, student.total, 0, student.note);
       std::cout << student.line << std::endl;
     }
   } else {
@@ -561,12 +668,13 @@ int grade_class(const Checkout& checkout, Words words) {
     if (student.name.empty()) continue;
     students.push_back(student.name);
     const std::string own = class_dir + "/" + student.name;
-    if (student.total == 0) {  // nothing graded: the class CSV and results.json still say why
-      const std::string why = "not graded: " + (student.note.empty() ? "see results/class/" + student.name + "/grade.txt" : student.note);
-      append_class_csv_note(csv, student.name, why, seed);
+    if (student.not_graded) {  // a failed row per step, saying why, in the class CSV and results.json
+      const std::vector<StepRow> rows = not_graded_rows(checkout, labs, student.note);
+      append_class_csv(csv, student.name, rows, points, seed);
+      scores[student.name] = lab_scores(rows, points);
       fs::create_directories(own);  // a student whose Slurm task never started has no folder yet
-      if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)
-        write_not_graded_json(own + "/results.json", why);
+      if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)  // the grading's own, when it wrote one
+        write_not_graded_json(checkout, labs, points_path, seed, own + "/results.json", student.note);
     } else {
       append_class_csv(csv, student.name, student.rows, points, seed);
       scores[student.name] = lab_scores(student.rows, points);
@@ -575,9 +683,10 @@ int grade_class(const Checkout& checkout, Words words) {
   summary.flush();
   // The scores in the form gradebooks import: a row per student, a column of points per lab.
   std::ofstream gradebook(class_dir + "/gradebook.csv");
-  write_gradebook(gradebook, students, labs.empty() ? checkout.labs() : labs, scores);
-  say("class table: results/class/summary.txt; every step: results/class/class.csv; points per lab, to import into a "
-      "gradebook: results/class/gradebook.csv; per student: results/class/NAME/");
+  write_gradebook(gradebook, students, labs, scores);
+  const std::string shown_class = checkout.shown(class_dir);
+  say("class table: " + shown_class + "/summary.txt; every step: " + shown_class + "/class.csv; points per lab, to import into a "
+      "gradebook: " + shown_class + "/gradebook.csv; per student: " + shown_class + "/NAME/");
   if (no_gpu) {  // as grade says it: built and audited, not graded
     say("no CUDA GPU is visible here: the submissions were built and audited, not graded");
     return kExitNoGpu;

@@ -22,10 +22,12 @@ int calibrate(const Checkout& checkout, Words words);
 int handout(const Checkout& checkout, Words words);
 
 // The scorecard and the reports asked for, and under the scorecard which bars graded (`bars`, when
-// given); results.json says the `seed`, when given. Returns the exit code: 0 when every applicable step passed, 1 when one failed or a report
+// given) and the `log` that has every column (when given); results.json says the `seed`, when
+// given. Returns the exit code: 0 when every applicable step passed, 1 when one failed or a report
 // could not be written.
 int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
-              const std::string& points_path, bool quiet = false, const std::string& bars = "", const std::string& seed = "");
+              const std::string& points_path, bool quiet = false, const std::string& bars = "", const std::string& seed = "",
+              const std::string& log = "");
 
 // A submission taken in: unpacked into results/submissions/NAME, each lab's file in taken/.
 struct Submission {
@@ -50,7 +52,13 @@ inline constexpr const char* kNoDeviceTraceAnyMore =
     "--no-device-trace: there is no device trace any more (each step's judge replays only the graded file's own "
     "launches, on the stream it times: docs/integrity.md, part 1); leave the option out";
 
-// A results.json of no tests that says why nothing was graded.
-void write_not_graded_json(const std::string& path, const std::string& why);
+// The reason each step of a grading without a GPU fails with, when a report is asked for.
+inline constexpr const char* kNoGpuReason = "not graded: no CUDA GPU is visible on this machine";
+
+// The results.json of a submission that was not graded (refused, empty, its Slurm task ended
+// first): every step of `labs` (none: every lab) a failed test that says why, so that every
+// student's maximum is the same whatever became of their submission.
+void write_not_graded_json(const Checkout& checkout, const std::vector<std::string>& labs, const std::string& points_path,
+                           const std::string& seed, const std::string& path, const std::string& why);
 
 }  // namespace workbook::runner

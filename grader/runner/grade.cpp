@@ -250,9 +250,6 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 // ---------------------------------------------------------------------------------------------
 // One grading: `grade`.
 
-// The lab's judge as built in `build_dir`.
-std::string judge_of(const std::string& build_dir, const std::string& lab) { return build_dir + "/labs/" + lab + "/judge_" + lab; }
-
 // The lab's judge, as built in `judge_dir`, with `implementation`'s planner and the files of its GPU
 // code (grader/harness/judge.h), as built in `build_dir`: what grades, or profiles, one step without
 // running any of its host code. A submission's folder builds only its files; its judge is the
@@ -260,7 +257,7 @@ std::string judge_of(const std::string& build_dir, const std::string& lab) { ret
 std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir, const std::string& lab,
                                         const std::string& implementation) {
   const std::string folder = build_dir + "/labs/" + lab;
-  std::vector<std::string> program = {judge_of(judge_dir, lab), "--planner=" + folder + "/plan_" + lab + "_" + implementation,
+  std::vector<std::string> program = {Checkout::judge(judge_dir, lab), "--planner=" + folder + "/plan_" + lab + "_" + implementation,
                                       "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
   if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
   return program;
@@ -295,7 +292,7 @@ struct Grading {
   // compile still has its steps), or where there is none by the checkout's starter: nothing of the
   // student's runs.
   std::string lister(const std::string& lab) const {
-    const std::string judge_of_lab = judge_of(judge_dir, lab);
+    const std::string judge_of_lab = Checkout::judge(judge_dir, lab);
     if (access(judge_of_lab.c_str(), X_OK) == 0) return judge_of_lab;
     return grader(lab, implementation == "submission" ? "starter" : implementation);
   }
@@ -608,14 +605,14 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
 }  // namespace
 
 int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
-              const std::string& points_path, bool quiet, const std::string& bars, const std::string& seed) {
+              const std::string& points_path, bool quiet, const std::string& bars, const std::string& seed, const std::string& log) {
   Points points;
   if (!points_path.empty()) points = read_points(points_path);
   if (!quiet) {
     std::cout << '\n';
     print_table(std::cout, rows, Table::kCompact);
     if (!bars.empty()) std::cout << "bars: " << bars << '\n';
-    std::cout << "(every column, the bars included, for each step: results/grade.log)\n";
+    if (!log.empty()) std::cout << "(every column, the bars included, for each step: " << log << ")\n";
   }
   bool written = true;
   const auto write = [&](const std::string& path, auto&& how) {
@@ -657,7 +654,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   // A submission is graded by the checkout's judges: built here, or by grade-class before its students.
   if (submission && !r.judges_built) Build(checkout, checkout.build_dir, r.results).judges(r.labs);
   for (const std::string& lab : submission ? r.labs : std::vector<std::string>{})
-    if (access(judge_of(checkout.build_dir, lab).c_str(), X_OK) != 0)
+    if (access(Checkout::judge(checkout.build_dir, lab).c_str(), X_OK) != 0)
       throw Fatal(kExitFailed, "the judge of " + lab + " is not built in " + checkout.shown(checkout.build_dir) +
                                    " (grade-class builds every lab's judge there before its students)");
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
@@ -709,10 +706,14 @@ int grade_request(const Checkout& checkout, Request& r) {
       g.fail(lab, step.name, reason);
     }
   };
+  // The compiler's first error is the reason (a student reads it in results.json, never on the
+  // grading machine); every error is in the build's log, for whoever grades.
   const std::string build_log = g.results_shown() + "/build.log";
-  for (const std::string& lab : g.broken)
-    fail_every_step(lab, "does not compile", lab + " does not compile: the compiler's errors are in " + build_log +
-                                                 " (./workbook grade " + lab.substr(0, 2) + " shows them)");
+  for (const std::string& lab : g.broken) {
+    const auto error = built.first_error.find(lab);
+    const std::string first = error == built.first_error.end() || error->second.empty() ? "" : ": " + error->second;
+    fail_every_step(lab, "does not compile", lab + " does not compile" + first + " (every error: " + build_log + ")");
+  }
   for (const std::string& lab : g.missing)
     fail_every_step(lab, "not in the submission",
                     lab + " is not in the submission: it holds no " + g.checkout.topic_file(lab) +
@@ -743,23 +744,26 @@ int grade_request(const Checkout& checkout, Request& r) {
     g.log << "[workbook] " << went.str() << '\n';
     say(went.str());  // on the console too: grade-class keeps each student's (results/class/NAME/grade.txt)
     append_rows(g.rows_path, g.rows);
-    return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed);
+    return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed, g.results_shown() + "/grade.log");
   };
   std::ofstream(g.rows_path, std::ios::trunc).close();
   if (graded_labs.empty()) return finish();  // nothing left to run: the verdicts are known without a GPU
 
   if (run({{g.lister(graded_labs.front()), "--gpu-check"}}).status != 0) {
+    // A lab that did not compile (or was refused) has failed whether or not a GPU is here: its
+    // steps' rows are the scorecard, and the exit status is a failure's.
+    const bool failed_already = !g.rows.empty();
     // A results file that says why is better than none (Gradescope would report a missing file).
-    if (!g.json.empty() || !g.junit.empty()) {
+    if (!g.json.empty() || !g.junit.empty())
       for (const std::string& lab : graded_labs)
-        for (const StepInfo& step : g.chosen_steps(lab)) g.fail(lab, step.name, "not graded: no CUDA GPU is visible on this machine");
-      append_rows(g.rows_path, g.rows);
-      summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/true);
-    }
-    say(std::string("everything is built, but ") + (r.profile.empty() ? "grading" : "profile") +
-        " needs a CUDA GPU and none is visible here.");
+        for (const StepInfo& step : g.chosen_steps(lab)) g.fail(lab, step.name, kNoGpuReason);
+    append_rows(g.rows_path, g.rows);
+    if (failed_already || !g.json.empty() || !g.junit.empty())
+      summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/!failed_already, "", g.seed, g.results_shown() + "/grade.log");
+    const std::string built_labs = failed_already ? "the labs that compiled are built" : "everything is built";
+    say(built_labs + ", but " + (r.profile.empty() ? "grading" : "profile") + " needs a CUDA GPU and none is visible here.");
     say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
-    return kExitNoGpu;
+    return failed_already ? kExitFailed : kExitNoGpu;
   }
 
   if (!r.profile.empty()) {
@@ -870,7 +874,8 @@ int grade(const Checkout& checkout, Words words) {
     return grade_request(checkout, request);
   } catch (const Fatal& error) {
     // Gradescope reads results.json whatever happened: one that says why is better than none.
-    if (!request.json.empty() && error.code != kExitNoGpu) write_not_graded_json(request.json, error.what());
+    if (!request.json.empty() && error.code != kExitNoGpu)
+      write_not_graded_json(checkout, request.labs, request.points, request.seed, request.json, error.what());
     throw;
   }
 }

@@ -7,9 +7,9 @@
 //   tools.cpp      list, bench, calibrate
 //   handout.cpp    handout: the student's copy, written and checked
 //
-//   workbook_runner COMMAND --root=DIR --preset=NAME [--caller=DIR] -- WORDS...
+//   workbook_runner COMMAND --root=DIR --preset=NAME [--caller=DIR] [--results=DIR] -- WORDS...
 //       COMMAND is grade, profile, grade-class, list, bench, calibrate or handout; WORDS are the user's, as
-//       ./workbook --help documents them
+//       ./workbook --help documents them; --results: where logs and reports go (default ROOT/results)
 //   workbook_runner summarize --rows=FILE [--json=FILE] [--junit=FILE] [--points=FILE]
 //       the scorecard and reports of a rows file (the CPU tests use it)
 // Exit codes as ./workbook documents them: 0 all passed, 1 something failed, 2 bad usage, 77 no GPU.
@@ -61,7 +61,7 @@ int dispatch(const std::string& command, const Arguments& a) {
   checkout.preset = flag("preset");
   checkout.caller = flag("caller").empty() ? checkout.root : flag("caller");
   checkout.build_dir = checkout.root + "/build/" + checkout.preset;
-  checkout.results = checkout.root + "/results";
+  checkout.results = flag("results").empty() ? checkout.root + "/results" : flag("results");
   const Words words(a.words);
   if (checkout.root.empty() || checkout.preset.empty()) {
     if (command == "grade" || command == "profile" || command == "grade-class" || command == "list" || command == "bench" || command == "calibrate" ||

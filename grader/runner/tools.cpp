@@ -20,20 +20,16 @@ namespace fs = std::filesystem;
 
 int list(const Checkout& checkout, Words words) {
   for (std::string word; words.next(word);) throw Fatal(kExitUsage, "list takes no arguments");
+  // The labs' judges list their steps: grade builds them anyway, and they link no implementation.
   const Build build(checkout, checkout.build_dir, checkout.results);
-  std::vector<std::string> starters;
-  for (const std::string& lab : checkout.labs()) starters.push_back("grade_" + lab + "_starter");
   std::ofstream(build.log(), std::ios::trunc).close();
-  if (!build.targets(starters)) {
-    build.show_errors();
-    throw Fatal(kExitFailed, "the starters' graders did not build; the whole log is in " + checkout.shown(build.log()));
-  }
+  build.judges(checkout.labs());
   // Each column as wide as its longest entry, so that a long title never runs into its bar.
   std::vector<std::pair<std::string, std::vector<StepInfo>>> labs;
   std::size_t id_width = 0, title_width = 0;
   const GpuBars bars = bars_of_this_gpu(checkout);  // the bars grade holds this GPU to
   for (const std::string& lab : checkout.labs()) {
-    labs.emplace_back(lab, list_steps(Checkout::grader(checkout.build_dir, lab, "starter"), bars.arguments));
+    labs.emplace_back(lab, list_steps(Checkout::judge(checkout.build_dir, lab), bars.arguments));
     for (const StepInfo& step : labs.back().second) {
       id_width = std::max(id_width, step.id.size());
       title_width = std::max(title_width, step.name.size() - step.id.size() - 1);
@@ -105,11 +101,10 @@ int calibrate(const Checkout& checkout, Words words) {
   const LabsBuilt built = build.graders(labs, "solution");
   if (!built.broken.empty() || !built.miscompiled.empty())
     throw Fatal(kExitFailed, "a solution did not compile to this build's GPU code: see " + checkout.shown(build.log()) + " and the lines above");
-  const std::string& root = checkout.root;
   const std::string& build_dir = checkout.build_dir;
   require_gpu(Checkout::grader(build_dir, labs.front(), "solution"), "calibrating");
   const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
-  const std::string draft = root + "/results/calibration.bars";
+  const std::string draft = checkout.results + "/calibration.bars";
   {
     std::ofstream out(draft);
     out << "# Bars for " << gpu << ", measured by ./workbook calibrate (each lab's date and seed under its name).\n"
