@@ -67,24 +67,45 @@ LaunchRecord planned_launch(void (*kernel)(Params...), dim3 grid, dim3 block, st
   return record;
 }
 
+// Whether a launch's arguments can be passed to the kernel's parameters, place by place: said by
+// launch() itself, so that a mismatch is reported as one message at the student's launch, not as
+// errors deep inside this file.
+template <typename... Params, typename... Args>
+constexpr bool arguments_fit_parameters(void (*)(Params...), std::tuple<Args...>*) {
+  if constexpr (sizeof...(Params) != sizeof...(Args)) {
+    return false;
+  } else {
+    return (std::is_convertible_v<Args, Params> && ...);
+  }
+}
+
 template <typename... Params, typename... Args>
 void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
             cudaStream_t stream, Args&&... args) {
-  if (planning_launches()) {  // the planner: the judge replays it, raising the shared-memory limit itself
-    recorded_launches().push_back(planned_launch(kernel, grid, block, dynamic_shared_bytes, stream, std::forward<Args>(args)...));
-    return;
+  constexpr bool fits = arguments_fit_parameters(static_cast<void (*)(Params...)>(nullptr), static_cast<std::tuple<Args...>*>(nullptr));
+  static_assert(sizeof...(Args) == sizeof...(Params),
+                "workbook::launch(kernel, grid, block, shared bytes, stream, arguments...) passes the kernel one argument "
+                "per parameter: this launch passes a different number of them than the kernel has parameters");
+  static_assert(sizeof...(Args) != sizeof...(Params) || fits,
+                "workbook::launch: an argument of this launch does not convert to the kernel's parameter in the same "
+                "place: compare the launch's arguments with the kernel's parameters, one by one");
+  if constexpr (fits) {  // else only the message above: no errors from inside this file
+    if (planning_launches()) {  // the planner: the judge replays it, raising the shared-memory limit itself
+      recorded_launches().push_back(planned_launch(kernel, grid, block, dynamic_shared_bytes, stream, std::forward<Args>(args)...));
+      return;
+    }
+    allow_dynamic_shared_memory(kernel, dynamic_shared_bytes);
+    kernel<<<grid, block, dynamic_shared_bytes, stream>>>(std::forward<Args>(args)...);
+    CUDA_CHECK(cudaGetLastError());
+    recorded_launches().push_back(LaunchRecord{
+        .kernel = reinterpret_cast<const void*>(kernel),
+        .grid = grid,
+        .block = block,
+        .dynamic_shared_bytes = dynamic_shared_bytes,
+        .stream = stream,
+    });
+    if constexpr (kSyncEveryLaunch) CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  allow_dynamic_shared_memory(kernel, dynamic_shared_bytes);
-  kernel<<<grid, block, dynamic_shared_bytes, stream>>>(std::forward<Args>(args)...);
-  CUDA_CHECK(cudaGetLastError());
-  recorded_launches().push_back(LaunchRecord{
-      .kernel = reinterpret_cast<const void*>(kernel),
-      .grid = grid,
-      .block = block,
-      .dynamic_shared_bytes = dynamic_shared_bytes,
-      .stream = stream,
-  });
-  if constexpr (kSyncEveryLaunch) CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace workbook
