@@ -1,8 +1,10 @@
 // `handout DEST`: the student's copy of the workbook, written as a plain folder with no history and
 // without the instructor tree (solutions/: the reference solutions, the witnesses, the mutants,
-// the NOTES), then checked before it is called done: it holds no file of the instructor tree (by
-// path or by content), it configures and builds from scratch with none of it, its build holds the
-// starters' graders and no other, and on a GPU every step of every lab fails with a TODO.
+// the NOTES), of the files git tracks alone (an instructor's grades and past submissions sit in
+// the checkout untracked: each is named, and left out), then checked before it is called done: it
+// holds no file of the instructor tree (by path, by content, or edited), it configures and builds
+// from scratch with none of it, its build holds the starters' graders and no other, and on a GPU
+// every step of every lab fails with a TODO. A copy that fails a check is removed.
 //
 // Why not a clone with solutions/ deleted: git's history still holds every file that was ever
 // committed (`git show HEAD~1:solutions/...`), and so does the .git folder a clone comes with.
@@ -12,9 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,36 +40,120 @@ bool handed_out(const fs::path& relative) {
   return top.front() != '.' || top == ".ci" || top == ".gitignore";
 }
 
-// The course's files, relative to the root: where the checkout is a clone, the files git tracks or
-// would (none that .gitignore names: no build output), else every plain file.
-std::vector<fs::path> course_files(const std::string& root) {
+// The course's files, relative to the root: those the workbook's repository tracks, and nothing
+// else. An instructor's checkout is where grades and past submissions sit, untracked: each file
+// found that git does not track is named in `left_out`, and stays behind.
+std::vector<fs::path> course_files(const std::string& root, std::vector<std::string>& left_out) {
+  if (!fs::exists(root + "/.git") || !on_path("git"))
+    throw Fatal(kExitUsage, "handout copies the files the workbook's git repository tracks, and " + root +
+                                " is not a git checkout (or git is not installed): run it in a clone of the workbook, so that nothing "
+                                "else in your folder (grades, submissions) can go out with it");
+  const auto listed = [&](const std::vector<std::string>& which) {
+    std::vector<std::string> argv = {"git", "-C", root, "ls-files", "-z"};
+    argv.insert(argv.end(), which.begin(), which.end());
+    const Outcome outcome = run({argv});
+    if (outcome.status != 0) throw Fatal(kExitFailed, "git ls-files failed in " + root + ": " + outcome.output);
+    std::vector<std::string> names;
+    std::stringstream in(outcome.output);
+    for (std::string name; std::getline(in, name, '\0');)
+      if (!name.empty()) names.push_back(name);
+    return names;
+  };
   std::vector<fs::path> files;
-  if (fs::exists(root + "/.git") && on_path("git")) {
-    const Outcome listed = run({{"git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard"}});
-    if (listed.status != 0) throw Fatal(kExitFailed, "git ls-files failed in " + root + ": " + listed.output);
-    for (const std::string& line : lines_of(listed.output))
-      if (fs::symlink_status(root + "/" + line).type() == fs::file_type::regular) files.emplace_back(line);
-  } else {
-    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it)
-      if (it->symlink_status().type() == fs::file_type::regular) files.push_back(fs::relative(it->path(), root));
-  }
-  std::erase_if(files, [](const fs::path& file) { return !handed_out(file); });
+  for (const std::string& name : listed({"--cached"}))
+    if (handed_out(name) && fs::symlink_status(root + "/" + name).type() == fs::file_type::regular) files.emplace_back(name);
+  for (const std::string& name : listed({"--others", "--exclude-standard"}))
+    if (handed_out(name)) left_out.push_back(name);
   std::sort(files.begin(), files.end());
   return files;
 }
 
-// Every file of the instructor tree by its content: a copy of one outside solutions/ is found too.
-std::map<std::string, std::string> instructor_files_by_content(const std::string& root) {
-  std::map<std::string, std::string> by_content;
-  if (!fs::is_directory(root + "/solutions")) return by_content;
-  for (auto it = fs::recursive_directory_iterator(root + "/solutions"); it != fs::recursive_directory_iterator(); ++it)
-    if (it->symlink_status().type() == fs::file_type::regular && it->file_size() > 0)
-      by_content.emplace(read_text(it->path().string()), fs::relative(it->path(), root).string());
-  return by_content;
+// What identifies a file of the instructor tree in a copy: its bytes, and for a text file its
+// distinctive lines (whitespace collapsed; blank, short and comment-only lines left out), so that a
+// solution with a comment added, or reindented, is still found.
+struct InstructorFile {
+  std::string path, content;
+  std::set<std::string> lines;
+};
+
+std::set<std::string> distinctive_lines(const std::string& text) {
+  std::set<std::string> lines;
+  if (text.find('\0') != std::string::npos) return lines;  // not text
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::stringstream words(line);
+    std::string collapsed, characters;
+    for (std::string word; words >> word;) {
+      collapsed += (collapsed.empty() ? "" : " ") + word;
+      characters += word;
+    }
+    if (characters.size() < 12 || collapsed.starts_with("//") || collapsed.starts_with("#") || collapsed.starts_with("*") ||
+        collapsed.starts_with("/*"))
+      continue;
+    lines.insert(collapsed);
+  }
+  return lines;
 }
 
+std::vector<InstructorFile> instructor_files(const std::string& root) {
+  std::vector<InstructorFile> files;
+  if (!fs::is_directory(root + "/solutions")) return files;
+  for (auto it = fs::recursive_directory_iterator(root + "/solutions"); it != fs::recursive_directory_iterator(); ++it)
+    if (it->symlink_status().type() == fs::file_type::regular && it->file_size() > 0) {
+      std::string content = read_text(it->path().string());
+      std::set<std::string> lines = distinctive_lines(content);
+      files.push_back({fs::relative(it->path(), root).string(), std::move(content), std::move(lines)});
+    }
+  return files;
+}
+
+// Half of an instructor file's distinctive lines in one file of the copy makes it that file's copy.
+// Measured on the course as it is: no starter, grader or doc shares more than 38% of any file of
+// solutions/ (lab 04's baseline with a mutant of 13 lines), and a solution shares all of its own.
+constexpr double kCopiedShare = 0.5;
+constexpr std::size_t kFewestLinesCompared = 10;  // a file with fewer is compared by its bytes alone
+
+// The instructor file `content` is a copy of, with how much of it: "" when none.
+std::string copy_of_instructor_file(const std::string& content, const std::vector<InstructorFile>& instructor) {
+  const std::set<std::string> lines = distinctive_lines(content);
+  for (const InstructorFile& file : instructor) {
+    if (content == file.content) return file.path;
+    if (file.lines.size() < kFewestLinesCompared) continue;
+    std::size_t shared = 0;
+    for (const std::string& line : file.lines) shared += lines.count(line);
+    const double share = static_cast<double>(shared) / static_cast<double>(file.lines.size());
+    if (share >= kCopiedShare)
+      return file.path + " (" + std::to_string(static_cast<int>(share * 100)) + "% of its lines)";
+  }
+  return "";
+}
+
+// The copy being written: removed whole, as if it had never been started, unless it is accepted:
+// a refused handout leaves nothing in DEST that could be handed out by mistake.
+class CopyInProgress {
+ public:
+  explicit CopyInProgress(std::string folder) : folder_(std::move(folder)), existed_(fs::exists(folder_)) {}
+  ~CopyInProgress() {
+    if (accepted_) return;
+    std::error_code ignored;
+    if (!existed_) {
+      fs::remove_all(folder_, ignored);
+      return;
+    }
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder_, ignored)) fs::remove_all(entry.path(), ignored);
+  }
+  CopyInProgress(const CopyInProgress&) = delete;
+  CopyInProgress& operator=(const CopyInProgress&) = delete;
+  void accept() { accepted_ = true; }
+
+ private:
+  std::string folder_;
+  bool existed_;
+  bool accepted_ = false;
+};
+
 void fail(const std::string& destination, const std::string& why) {
-  throw Fatal(kExitFailed, "the handout in " + destination + " is not fit to hand out: " + why);
+  throw Fatal(kExitFailed, "the handout in " + destination + " is not fit to hand out, and was removed: " + why);
 }
 
 }  // namespace
@@ -88,7 +174,15 @@ int handout(const Checkout& checkout, Words words) {
     throw Fatal(kExitUsage, "handout: " + destination + " exists and is not an empty folder");
 
   // The copy: the course's files, with their modes (./workbook and the scripts stay executable).
-  const std::vector<fs::path> files = course_files(checkout.root);
+  std::vector<std::string> left_out;
+  const std::vector<fs::path> files = course_files(checkout.root, left_out);
+  if (!left_out.empty()) {
+    std::string named;
+    for (std::size_t i = 0; i < left_out.size() && i < 10; ++i) named += (i == 0 ? "" : ", ") + left_out[i];
+    if (left_out.size() > 10) named += " and " + std::to_string(left_out.size() - 10) + " more";
+    say("handout: leaves out " + std::to_string(left_out.size()) + " files git does not track here (yours, not the course's): " + named);
+  }
+  CopyInProgress copy(destination);
   say("handout: writing " + std::to_string(files.size()) + " files into " + destination + " (no solutions/, no history)");
   for (const fs::path& file : files) {
     const fs::path to = fs::path(destination) / file;
@@ -96,23 +190,47 @@ int handout(const Checkout& checkout, Words words) {
     fs::copy_file(fs::path(checkout.root) / file, to);
   }
 
-  // Nothing of the instructor tree, by path or by content (a witness copied into grader/ would be).
-  const std::map<std::string, std::string> instructor = instructor_files_by_content(checkout.root);
+  // Nothing of the instructor tree, by path or by content, even edited (a solution copied into
+  // labs/ with a comment added would be).
+  const std::vector<InstructorFile> instructor = instructor_files(checkout.root);
   for (auto it = fs::recursive_directory_iterator(destination); it != fs::recursive_directory_iterator(); ++it) {
     const fs::path relative = fs::relative(it->path(), destination);
     if (!handed_out(relative)) fail(destination, relative.string() + " is not part of a student's copy");
     if (it->symlink_status().type() != fs::file_type::regular) continue;
-    if (const auto same = instructor.find(read_text(it->path().string())); same != instructor.end())
-      fail(destination, relative.string() + " is a copy of the instructor's " + same->second);
+    if (const std::string same = copy_of_instructor_file(read_text(it->path().string()), instructor); !same.empty())
+      fail(destination, relative.string() + " is a copy of the instructor's " + same);
   }
 
-  // It builds from scratch, without the instructor tree, in a build folder of its own; its build
-  // holds the starters' graders and no other.
+  // It builds from scratch, without the instructor tree, in a build folder of its own, and its own
+  // test suite passes there, as a student runs it (the README's second command); its build holds
+  // the starters' graders and no other. The copy keeps its results in its own results/, and its
+  // tests install nothing a student's would not (no Slurm).
   const std::string log = checkout.results + "/handout.log";
-  say("handout: building it from scratch, as a student would (./workbook setup there; log: " + checkout.shown(log) + ")");
-  const std::vector<std::pair<std::string, std::string>> preset = {{"WORKBOOK_PRESET", checkout.preset}};
-  if (run({{destination + "/workbook", "setup"}, preset, destination, log}).status != 0)
-    fail(destination, "it does not build: see " + checkout.shown(log));
+  say("handout: building it from scratch and running its tests, as a student would (./workbook test there; log: " +
+      checkout.shown(log) + ")");
+  const std::vector<std::pair<std::string, std::string>> preset = {
+      {"WORKBOOK_PRESET", checkout.preset}, {"WORKBOOK_RESULTS", ""}, {"WORKBOOK_REQUIRE_SLURM", ""}};
+  // Its build's progress on the console, as the student would see it: minutes of compiling.
+  std::ofstream build_log(log, std::ios::trunc);
+  static const std::regex test_verdict(R"(^tests: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$)"),
+      test_done(R"(^ *([0-9]+)/([0-9]+) Test +#.*)");  // ctest's "  12/150 Test  #12: ... Passed"
+  std::string verdict;
+  int tenths_said = 0;
+  const int tested = run_lines({{destination + "/workbook", "test"}, preset, destination}, [&](const std::string& line) {
+    build_log << line << '\n';
+    std::smatch m;
+    if (line.starts_with("[workbook] ")) {
+      say("handout: the copy: " + line.substr(11));
+    } else if (std::regex_match(line, m, test_done) && std::stoi(m[1]) * 10 / std::stoi(m[2]) > tenths_said) {
+      tenths_said = std::stoi(m[1]) * 10 / std::stoi(m[2]);
+      say("handout: the copy's tests: " + std::string(m[1]) + " of " + std::string(m[2]) + " done");
+    }
+    if (std::regex_match(line, test_verdict)) verdict = line;
+  });
+  build_log.close();
+  if (verdict.empty()) fail(destination, "it does not build (exit " + std::to_string(tested) + "): see " + checkout.shown(log));
+  if (tested != 0) fail(destination, "its own test suite fails there (" + verdict + "), as it would for a student: see " + checkout.shown(log));
+  say("handout: the copy's own test suite passes (" + verdict + ")");
   const std::string build = destination + "/build/" + checkout.preset;
   std::vector<std::string> graders, others;
   for (const std::string& lab : checkout.labs()) {
@@ -151,6 +269,7 @@ int handout(const Checkout& checkout, Words words) {
   }
   fs::remove_all(destination + "/build");
   fs::remove_all(destination + "/results");
+  copy.accept();
   say("handout: " + destination + " is the student's copy. Hand it out as it is, or make it a repository of its own "
       "(git init; git add -A; git commit): it holds no history and none of solutions/");
   return 0;
