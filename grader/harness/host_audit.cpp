@@ -147,6 +147,12 @@ std::string include_refusal(const std::string& name, const IncludeRules& rules) 
   if (name.rfind("workbook/", 0) == 0 && rules.exists(rules.student_headers + "/" + name)) return "";
   if (rules.exists(rules.internals + "/" + name))
     return "the grader's own header, not one of the workbook's student headers (workbook/...): " + allowed;
+  // A path from the checkout's top (grader/..., solutions/..., labs/<another lab>/...): the build
+  // would not find it, and it is not the student's to include.
+  const std::string checkout = rules.internals + "/../..";  // grader/harness's checkout
+  static const std::regex workbook_folder("(grader|solutions|labs|include|classroom|cmake|docs)/.*");
+  if (std::regex_match(name, workbook_folder) || rules.exists(checkout + "/" + name))
+    return "a file of the workbook's own, outside your lab's folder: " + allowed;
   return "";  // found among the toolkit's and the compiler's own folders
 }
 
