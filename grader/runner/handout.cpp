@@ -205,6 +205,7 @@ int handout(const Checkout& checkout, Words words) {
   // test suite passes there, as a student runs it (the README's second command); its build holds
   // the starters' graders and no other. The copy keeps its results in its own results/, and its
   // tests install nothing a student's would not (no Slurm).
+  fs::create_directories(checkout.results);
   const std::string log = checkout.results + "/handout.log";
   say("handout: building it from scratch and running its tests, as a student would (./workbook test there; log: " +
       checkout.shown(log) + ")");
