@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # A lab that does not compile fails by itself: in a copy of the workbook whose lab 04 starter has a
 # syntax error, `grade 02` builds and reaches the grading (no GPU here: exit 77, and results.json),
-# `grade 02 04` reports lab 04 as not compiling beside lab 02's steps, and `grade 04 --json` writes a
-# results.json that says why; and a lab whose object carries other GPU code than the build names
-# fails every step saying so ([gpu-code]). CPU only; about a minute
+# `grade 02 04` reports lab 04 as not compiling beside lab 02's steps (a failure, exit 1, GPU or
+# none), and `grade 04 --json` writes a results.json that says why, with the compiler's first error;
+# and a lab whose object carries other GPU code than the build names fails every step saying so
+# ([gpu-code]). CPU only; about a minute
 # and a half of building on two cores.
 #   test_broken_lab.sh SOURCE_DIR
 set -u
 source_dir=$1
+unset WORKBOOK_RESULTS  # the copy keeps its results in its own results/, read below
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 (cd "$source_dir" && tar --exclude=./build --exclude=./results --exclude=./.git --exclude=./.scratch -cf - .) | (cd "$copy" && tar -xf -)
@@ -25,8 +27,9 @@ else
 fi
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 04 --json both.json) >"$copy/two.log" 2>&1 || status=$?
-# One row per step of the broken lab, as a graded lab has: its 11 steps, each saying why.
-if [ "$status" -eq 77 ] && [ "$(grep -oE '"name": "04_sgemm 04\.[0-9]+ [^"]*", "score": [0-9.]+, "max_score": [0-9.]+, "status": "failed", "visibility": "visible", "output": "04_sgemm does not compile' "$copy/both.json" | wc -l)" -eq 11 ] &&
+# One row per step of the broken lab, as a graded lab has: its 11 steps, each saying why; and a lab
+# that does not compile is a failure whether or not a GPU is here to grade the other.
+if [ "$status" -eq 1 ] && grep -qE '^FAIL  04\.1 .*04_sgemm does not compile' "$copy/two.log" && [ "$(grep -oE '"name": "04_sgemm 04\.[0-9]+ [^"]*", "score": [0-9.]+, "max_score": [0-9.]+, "status": "failed", "visibility": "visible", "output": "04_sgemm does not compile' "$copy/both.json" | wc -l)" -eq 11 ] &&
    grep -q '02.1 several floats' "$copy/both.json" &&
    grep -q "04_sgemm did not compile" "$copy/two.log" && grep -q "sgemm.cu.*error" "$copy/two.log" &&
    [ "$(grep -c "this is not C++" "$copy/two.log")" -le "$(grep -c "this is not C++" "$copy/results/build.log")" ]; then
@@ -36,11 +39,48 @@ else
 fi
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 04 --json only-04.json) >"$copy/three.log" 2>&1 || status=$?
-if [ "$status" -eq 1 ] && grep -q '"output": "04_sgemm does not compile: the compiler.s errors are in results/build.log' "$copy/only-04.json"; then
+if [ "$status" -eq 1 ] && grep -q '"output": "04_sgemm does not compile: labs/04_sgemm/sgemm.cu([0-9]*): error: .* (every error: results/build.log)' "$copy/only-04.json"; then
   echo "ok: grade 04 --json, when lab 04 alone is asked for and does not compile, still writes results.json saying why"
 else
   echo "FAIL: grade 04 --json exited $status:"; cat "$copy/only-04.json"; tail -n 15 "$copy/three.log"; failures=$((failures + 1))
 fi
+# A submission that does not compile: the compiler's first error, at the student's line, is each
+# step's reason (the student reads results.json, never the grading machine's logs), and the
+# scorecard names the submission's own log. So is a launcher defined with other parameters than its
+# header's (not a linker error from a grader file), and a launch whose arguments do not fit its
+# kernel (not an error inside launch.cuh), each with what to change.
+submissions="$copy/handed-in"
+mkdir -p "$submissions/bad_syntax/labs/02_memory" "$submissions/other_signature/labs/02_memory" "$submissions/wrong_launch/labs/02_memory"
+starter="$copy/labs/02_memory/memory.cu"
+sed 's/^namespace memory_lab {$/namespace memory_lab { this is not C++/' "$starter" >"$submissions/bad_syntax/labs/02_memory/memory.cu"
+sed 's/^void copy_float2(const CopyProblem& problem, cudaStream_t) {$/void copy_float2(const CopyProblem\& problem, int extra, cudaStream_t) {/' \
+  "$starter" >"$submissions/other_signature/labs/02_memory/memory.cu"
+python3 - "$starter" "$submissions/wrong_launch/labs/02_memory/memory.cu" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+kernel = "__global__ void copy_kernel(const float* in, float* out, std::size_t n) {}\n\n"
+launch = '  workbook::launch(copy_kernel, 1, 32, 0, nullptr, problem.in, problem.out);\n'
+text = text.replace("void copy_several_floats(", kernel + "void copy_several_floats(", 1)
+text = text.replace('  not_implemented("TODO(02.1)", "copy_several_floats");\n', launch + '  not_implemented("TODO(02.1)", "copy_several_floats");\n', 1)
+open(sys.argv[2], "w").write(text)
+PY
+syntax_line=$(grep -n 'this is not C++' "$submissions/bad_syntax/labs/02_memory/memory.cu" | cut -d: -f1)
+signature_line=$(grep -n 'int extra, cudaStream_t' "$submissions/other_signature/labs/02_memory/memory.cu" | cut -d: -f1)
+launch_line=$(grep -n 'workbook::launch(copy_kernel' "$submissions/wrong_launch/labs/02_memory/memory.cu" | cut -d: -f1)
+for case in "bad_syntax|labs/02_memory/memory.cu($syntax_line): error" \
+            "other_signature|labs/02_memory/memory.cu($signature_line): copy_float2 is not defined with the parameters its lab's header declares (memory_lab::CopyProblem const&, cudaStream_t)" \
+            "wrong_launch|labs/02_memory/memory.cu($launch_line): error: workbook::launch(kernel, grid, block, shared bytes, stream, arguments...) passes the kernel one argument per parameter"; do
+  who=${case%%|*} said=${case#*|}
+  status=0
+  (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 --submission "$submissions/$who" --json "$submissions/$who.json") \
+    >"$submissions/$who.log" 2>&1 || status=$?
+  if [ "$status" -eq 1 ] && grep -qF "\"output\": \"02_memory does not compile: $said" "$submissions/$who.json" &&
+     grep -qF "(every column, the bars included, for each step: results/submissions/$who/grade.log)" "$submissions/$who.log"; then
+    echo "ok: $who: each step's reason in results.json is $said..."
+  else
+    echo "FAIL: $who exited $status:"; head -c 700 "$submissions/$who.json"; tail -n 5 "$submissions/$who.log"; failures=$((failures + 1))
+  fi
+done
 # A lab whose object does not carry the build's GPU code is not graded: here lab 02's object holds
 # sm_80 and sm_90 (and their PTX) while the build is made to say sm_80 alone, as when a compile fell
 # back to other code than the build names.

@@ -9,6 +9,7 @@
 set -uo pipefail
 root=$1 work=$2
 rm -rf "$work"
+export WORKBOOK_RESULTS="$work/results"  # the class's results are this test's own
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 for who in ann ben cat; do
@@ -32,10 +33,10 @@ grade_the_class() {
   cat "$work/grade-class.log"
   [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || [ "$status" -eq 77 ] || fail "grade-class $* exited $status"
   for who in ann ben cat; do
-    grep -qE "^$who +" "$root/results/class/summary.txt" || fail "$who has no line in the summary"
-    compiled=$(grep -cE "Building CUDA object .*submissions/$who/taken/labs/02_memory/memory\.cu" "$root/results/submissions/$who/build.log")
-    if [ -f "$root/results/class/$who/build-ahead.txt" ]; then
-      grep -q "built ahead in build/submissions-" "$root/results/class/$who/build-ahead.txt" || fail "$who's build ahead did not say where"
+    grep -qE "^$who +" "$WORKBOOK_RESULTS/class/summary.txt" || fail "$who has no line in the summary"
+    compiled=$(grep -cE "Building CUDA object .*submissions/$who/taken/labs/02_memory/memory\.cu" "$WORKBOOK_RESULTS/submissions/$who/build.log")
+    if [ -f "$WORKBOOK_RESULTS/class/$who/build-ahead.txt" ]; then
+      grep -q "built ahead in build/submissions-" "$WORKBOOK_RESULTS/class/$who/build-ahead.txt" || fail "$who's build ahead did not say where"
       [ "$compiled" -eq 0 ] && echo "ok: $who was built ahead, and their grading compiled nothing of theirs" ||
         fail "$who was built ahead, yet their grading compiled their file again"
       ahead=$((ahead + 1))

@@ -8,6 +8,12 @@ root=$1 grader=$2 runner=$3
 failures=0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+chmod 755 "$scratch"  # a step confined to a user of its own (as root, with a GPU) reaches its folder
+# The results of every grading here are this test's own: an instructor's results/ is never touched.
+export WORKBOOK_RESULTS="$scratch/results"
+# Some answers differ in a student's copy (no solutions/): each is tested as that copy gives it.
+instructor_copy=false
+[ -d "$root/solutions" ] && instructor_copy=true
 
 # expect CODE TEXT COMMAND...: COMMAND exits with CODE and prints TEXT (stdout or stderr).
 expect() {
@@ -45,8 +51,14 @@ else
   echo "FAIL: list marks as experiments: '$marked' (want 03.3 06.5 06.8)"; failures=$((failures + 1))
 fi
 # --help or -h after a command is a request for the usage, not a mistake.
-expect 0 "usage: ./workbook <command>" "$root/workbook" grade --help
-expect 0 "usage: ./workbook <command>" "$root/workbook" calibrate -h
+expect 0 "usage: ./workbook grade [LAB|STEP...]" "$root/workbook" grade --help
+expect 0 "usage: ./workbook calibrate [LAB...]" "$root/workbook" calibrate -h
+expect 0 "usage: ./workbook <command>" "$root/workbook" --help
+if "$root/workbook" grade --help | grep -qE '^  (calibrate|handout|grade-class) '; then
+  echo "FAIL: grade --help prints other commands' usage"; failures=$((failures + 1))
+else
+  echo "ok: grade --help prints grade's usage alone"
+fi
 expect 2 "no lab '99'" in_folder "$root/labs/04_sgemm" ../../workbook grade 99
 expect 2 "from 0 to 18446744073709551615" "$root/workbook" grade --seed 99999999999999999999
 expect 2 "not ''" "$root/workbook" grade --seed=
@@ -72,26 +84,31 @@ echo "not an archive" >"$scratch/broken.zip"
 expect 2 "does not exist" "$root/workbook" grade --submission /nonexistent-submission
 expect 2 "holds no lab file: expected labs/NN_topic/<topic>.cu" "$root/workbook" grade --submission "$scratch/empty_submission"
 expect 2 "is not a zip archive that can be read" "$root/workbook" grade --submission "$scratch/broken.zip"
-expect 2 "cannot be combined with --solution" "$root/workbook" grade --solution --submission "$scratch/empty_submission"
+if $instructor_copy; then
+  expect 2 "cannot be combined with --solution" "$root/workbook" grade --solution --submission "$scratch/empty_submission"
+else
+  expect 2 "--solution: this copy of the workbook has no solutions/" "$root/workbook" grade --solution
+  expect 2 "calibrate measures the reference solutions: this copy of the workbook has no solutions/" "$root/workbook" calibrate 02
+fi
 # A name that gives no student to keep results under is refused, and removes nobody's results.
-mkdir -p "$root/results/submissions/front-door-keep" "$scratch/odd_class/.hidden" "$scratch/odd_class/two"$'\n'"lines"
+mkdir -p "$WORKBOOK_RESULTS/submissions/front-door-keep" "$scratch/odd_class/.hidden" "$scratch/odd_class/two"$'\n'"lines"
 : >"$scratch/.zip"; : >"$scratch/odd_class/.zip"
 expect 2 "gives no name to keep its results under" "$root/workbook" grade --submission "$scratch/.zip"
 expect 0 "not graded: its name gives no student" "$root/workbook" grade-class "$scratch/odd_class"
 # One seed for the whole class, drawn when none is given, said first in the summary.
-if head -n 1 "$root/results/class/summary.txt" | grep -qE '^seed [0-9]+ for every submission .*--seed [0-9]+'; then
+if head -n 1 "$WORKBOOK_RESULTS/class/summary.txt" | grep -qE '^seed [0-9]+ for every submission .*--seed [0-9]+'; then
   echo "ok: grade-class draws one seed for the class and says it first in the summary"
 else
   echo "FAIL: grade-class's summary does not begin with the class's seed"; failures=$((failures + 1))
 fi
-[ "$(grep -c "not graded: its name gives no student" "$root/results/class/summary.txt")" -eq 3 ] ||
+[ "$(grep -c "not graded: its name gives no student" "$WORKBOOK_RESULTS/class/summary.txt")" -eq 3 ] ||
   { echo "FAIL: grade-class did not refuse .zip, .hidden and a name with a newline, each whole"; failures=$((failures + 1)); }
 # The gradebook names the labs in its header, and none of those three unnamed ones as a student.
-if head -n 1 "$root/results/class/gradebook.csv" 2>/dev/null | grep -qx 'student,01_latency,02_memory,03_transpose,04_sgemm,05_fft,06_reduce_scan,total' &&
-   [ "$(wc -l <"$root/results/class/gradebook.csv")" -eq 1 ]; then
+if head -n 1 "$WORKBOOK_RESULTS/class/gradebook.csv" 2>/dev/null | grep -qx 'student,01_latency,02_memory,03_transpose,04_sgemm,05_fft,06_reduce_scan,total' &&
+   [ "$(wc -l <"$WORKBOOK_RESULTS/class/gradebook.csv")" -eq 1 ]; then
   echo "ok: grade-class writes the gradebook's header, a column per lab, and no row for a submission it could not name"
 else
-  echo "FAIL: results/class/gradebook.csv:"; cat "$root/results/class/gradebook.csv"; failures=$((failures + 1))
+  echo "FAIL: the class's gradebook.csv:"; cat "$WORKBOOK_RESULTS/class/gradebook.csv"; failures=$((failures + 1))
 fi
 # A flat upload, the lab's file alone (as Gradescope hands it over), is that lab's file.
 mkdir -p "$scratch/flat_upload"
@@ -102,12 +119,12 @@ if grep -q "submission flat_upload: takes labs/02_memory/memory.cu" <<<"$flat"; 
 else
   echo "FAIL: a flat upload of memory.cu was not taken:"; tail -n 5 <<<"$flat"; failures=$((failures + 1))
 fi
-if [ -d "$root/results/submissions/front-door-keep" ]; then
+if [ -d "$WORKBOOK_RESULTS/submissions/front-door-keep" ]; then
   echo "ok: an unnamed submission removed no other student's results"
 else
-  echo "FAIL: an unnamed submission removed results/submissions/"; failures=$((failures + 1))
+  echo "FAIL: an unnamed submission removed another student's results"; failures=$((failures + 1))
 fi
-rm -rf "$root/results/submissions/front-door-keep"
+rm -rf "$WORKBOOK_RESULTS/submissions/front-door-keep"
 expect 2 "--points: cannot read" "$root/workbook" grade --points /nonexistent/points.conf
 # A points file names each step once, and only steps that exist: a mistake is refused with its line.
 printf '*  1\n02.1 2\n04.12 3\n' >"$scratch/unknown.points"
@@ -134,7 +151,7 @@ mkdir -p "$scratch/read_only_results"
 cp "$root/workbook" "$scratch/read_only_results/"
 : >"$scratch/read_only_results/results"  # a file where the folder must be (a mode would not stop root)
 expect 2 "cannot write to $scratch/read_only_results/results: the workbook keeps its logs and reports there" \
-  "$scratch/read_only_results/workbook" grade
+  env -u WORKBOOK_RESULTS "$scratch/read_only_results/workbook" grade
 # A checkout whose path has a space: the docs say they cannot be built there, and why.
 mkdir -p "$scratch/with space"
 cp "$root/workbook" "$scratch/with space/"
@@ -142,6 +159,8 @@ expect 2 "doxygen cannot build the site in a folder whose path has a space" "$sc
 expect 2 "needs the folder of submissions" "$root/workbook" grade-class
 expect 2 "holds no submission" "$root/workbook" grade-class "$scratch/no_class"
 expect 2 "unknown option --bogus" "$root/workbook" grade-class "$scratch/no_class" --bogus
+expect 2 "--gpus: 'x' is not a GPU as CUDA_VISIBLE_DEVICES names one" "$root/workbook" grade-class "$scratch/odd_class" --gpus 0,x
+expect 2 "--gpus names a GPU twice" "$root/workbook" grade-class "$scratch/odd_class" --gpus 0,0
 # profile: one step by its id; without Nsight Compute it says where to get it, before building.
 expect 2 "profile takes a step's id, like 03.2: ./workbook profile 03.2" "$root/workbook" profile
 expect 2 "profile takes a step's id, like 03.2 (./workbook list shows them), not '03'" "$root/workbook" profile 03
@@ -158,7 +177,7 @@ fi
 expect 2 "no lab '99'" "$root/workbook" calibrate 99
 expect 2 "calibrate: unknown option --bogus" "$root/workbook" calibrate --bogus
 # Without a GPU, calibrate says so before it builds anything (it only measures).
-if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+if $instructor_copy && ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
   expect 77 "calibrate measures this machine's GPU, and none is visible here: nothing was built" "$root/workbook" calibrate 02
 fi
 
@@ -178,6 +197,22 @@ cp "$root/labs/01_latency/latency.cu" "$scratch/cpu_class/bob/labs/01_latency/"
 expect 77 "no CUDA GPU is visible here: the submissions were built and audited, not graded" \
   env CUDA_VISIBLE_DEVICES= "$root/workbook" grade-class "$scratch/cpu_class"
 
+# Every student of a class gets a row per step and the same maximum whatever became of their
+# submission (an empty folder, an archive that cannot be read, a starter), and a line that says why.
+mkdir -p "$scratch/uneven_class/carl" "$scratch/uneven_class/eve/labs/02_memory"
+echo "not a zip" >"$scratch/uneven_class/dora.zip"
+cp "$root/labs/02_memory/memory.cu" "$scratch/uneven_class/eve/labs/02_memory/"
+expect 77 "the submissions were built and audited, not graded" env CUDA_VISIBLE_DEVICES= "$root/workbook" grade-class "$scratch/uneven_class" 02
+for who in carl dora eve; do
+  tests=$(grep -c '"max_score": 1.00' "$WORKBOOK_RESULTS/class/$who/results.json" 2>/dev/null)
+  rows=$(grep -c "^$who,02_memory," "$WORKBOOK_RESULTS/class/class.csv")
+  line=$(grep -E "^$who " "$WORKBOOK_RESULTS/class/summary.txt")
+  if [ "$tests" -eq 6 ] && [ "$rows" -eq 6 ] && [[ "$line" =~ \ 0\ of\ 6\ +steps\ +score\ 0\.00\ +[^\ ] ]]; then
+    echo "ok: $who: 6 steps in results.json and the class CSV, and a reason: ${line#* score 0.00 }"
+  else
+    echo "FAIL: $who: $tests steps in results.json, $rows in class.csv, summary line '$line'"; failures=$((failures + 1))
+  fi
+done
 # One step by its id, exactly: 04.1 is not 04.10, and a step that does not exist is named as such.
 expect 2 "has no step 04.12; its steps are: 04.1 04.2" "$root/workbook" grade 04.12
 expect 77 "none is visible" in_folder "$scratch" env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 04.1 --json one.json

@@ -10,10 +10,13 @@ set -uo pipefail
 root=$1 work=$2
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
 "$root/grader/tests/class_fixtures.sh" "$root" "$work/submissions" || exit 1
+# The class's results are this test's own: an instructor's results/class is never touched.
+export WORKBOOK_RESULTS="$work/results"
+rm -rf "$WORKBOOK_RESULTS"
 "$root/workbook" grade-class "$work/submissions" 05 --timeout 30 --seed 7 >"$work/grade-class.log" 2>&1
 echo "grade-class exit code $?"
 cat "$work/grade-class.log"
-summary="$root/results/class/summary.txt" failures=0
+summary="$WORKBOOK_RESULTS/class/summary.txt" failures=0
 expect() {  # name pattern what
   if grep -E "^$1 " "$summary" | grep -qE "$2"; then echo "ok: $1: $3"; else echo "FAIL: $1: expected $3"; failures=$((failures + 1)); fi
 }
@@ -25,13 +28,13 @@ expect does_not_compile 'does not compile' "its compiler errors, graded to the e
 expect hangs '4 of 5 +steps +score 4\.00.*hung' "05.1 stopped as hung, and every step after it graded as alone"
 expect faults '4 of 5 +steps +score 4\.00' "05.2 failed for its fault, and every step after it graded as alone"
 for name in all_steps untouched three_steps slow_final does_not_compile hangs faults; do
-  [ -s "$root/results/class/$name/results.json" ] || { echo "FAIL: no results.json for $name"; failures=$((failures + 1)); }
+  [ -s "$WORKBOOK_RESULTS/class/$name/results.json" ] || { echo "FAIL: no results.json for $name"; failures=$((failures + 1)); }
 done
-grep -q '"leaderboard": \[{"name": "05_fft 05.5, % of cuFFT"' "$root/results/class/all_steps/results.json" ||
+grep -q '"leaderboard": \[{"name": "05_fft 05.5, % of cuFFT"' "$WORKBOOK_RESULTS/class/all_steps/results.json" ||
   { echo "FAIL: all_steps's results.json has no leaderboard entry"; failures=$((failures + 1)); }
-grep -qx 'labs/05_fft/given.cuh' "$root/results/submissions/all_steps/ignored.txt" ||
+grep -qx 'labs/05_fft/given.cuh' "$WORKBOOK_RESULTS/submissions/all_steps/ignored.txt" ||
   { echo "FAIL: the submission's own given.cuh was not ignored"; failures=$((failures + 1)); }
-[ "$(grep -c '^all_steps,05_fft,' "$root/results/class/class.csv")" -eq 5 ] ||
+[ "$(grep -c '^all_steps,05_fft,' "$WORKBOOK_RESULTS/class/class.csv")" -eq 5 ] ||
   { echo "FAIL: class.csv has not five lines for all_steps"; failures=$((failures + 1)); }
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# ./workbook handout writes a student's copy that holds no answer: no file of the instructor tree
-# (solutions/: the reference solutions, witnesses, mutants and NOTES), by path or by content, no
-# history, and a build whose only graders are the starters'. The handout checks itself (it builds
-# the copy from scratch; with a GPU it grades it: every step must fail with a TODO); this test
-# checks the copy again from outside, by other means. CPU (about two minutes of building on two
-# cores); with a GPU it grades the copy too.
-#   test_handout.sh ROOT
+# ./workbook handout writes a student's copy that holds no answer and nothing else of the
+# instructor's: no file of the instructor tree (solutions/: the reference solutions, witnesses,
+# mutants and NOTES), by path or by content, no history, none of the files the checkout holds
+# untracked (a grades file, a past class's submissions), and a build whose only graders are the
+# starters'. The handout checks itself (it builds the copy from scratch and runs the copy's own
+# test suite, as a student would: ./workbook test; with a GPU it grades it too: every step must
+# fail with a TODO); this test checks the copy again from outside, by other means.
+#   test_handout.sh ROOT RUNNER   RUNNER: the checkout's built workbook_runner
+# The handout is made from an instructor's checkout of its own: the course's files as ROOT tracks
+# them, committed, and beside them the untracked files an instructor keeps. Without a GPU the copy
+# is built for one GPU architecture (sm_90), which is all a build without a GPU proves anything with.
 set -u
-root=$1
+root=$1 runner=$2
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-copy="$scratch/course"
+chmod 755 "$scratch"
+checkout="$scratch/instructor" copy="$scratch/course"
 failures=0
 check() {  # check WHAT COMMAND...: COMMAND succeeds
   local what=$1
@@ -18,14 +23,30 @@ check() {  # check WHAT COMMAND...: COMMAND succeeds
   if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi
 }
 
+mkdir -p "$checkout"
+(cd "$root" && git ls-files -z | xargs -0 cp --parents -t "$checkout" 2>/dev/null)
+git -C "$checkout" init -q && git -C "$checkout" add -A &&
+  git -C "$checkout" -c user.name=test -c user.email=test@example.invalid commit -q -m "the course" || { echo "FAIL: no checkout"; exit 1; }
+# What an instructor's checkout holds beside the course: grades, and a past class's files.
+echo "student,total" >"$checkout/grades-2026-private.csv"
+mkdir -p "$checkout/class-2026/alice/labs/02_memory"
+echo "// alice's work" >"$checkout/class-2026/alice/labs/02_memory/memory.cu"
+
 status=0
-"$root/workbook" handout "$copy" >"$scratch/handout.log" 2>&1 || status=$?
+environment=(WORKBOOK_RESULTS="$scratch/results")
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || environment+=(WORKBOOK_CUDA_ARCHITECTURES=90)
+preset=$(basename "$(dirname "$(dirname "$runner")")")  # the runner's build folder is build/<preset>
+env "${environment[@]}" "$runner" handout "--root=$checkout" "--preset=$preset" "--caller=$scratch" \
+  "--results=$scratch/results" -- "$copy" >"$scratch/handout.log" 2>&1 || status=$?
 cat "$scratch/handout.log"
-[ "$status" -eq 0 ] || { echo "FAIL: ./workbook handout exited $status"; exit 1; }
+[ "$status" -eq 0 ] || { echo "FAIL: ./workbook handout exited $status"; tail -n 60 "$scratch/results/handout.log"; exit 1; }
 
 check "the copy has no solutions/" test ! -e "$copy/solutions"
 check "the copy has no history (.git)" test ! -e "$copy/.git"
 check "the copy has no build or results of the checkout's" test ! -e "$copy/build" -a ! -e "$copy/results"
+check "the copy has none of the instructor's untracked files" test ! -e "$copy/grades-2026-private.csv" -a ! -e "$copy/class-2026"
+check "the handout named the untracked files it left out" grep -q "leaves out 2 files git does not track here.*grades-2026-private.csv" "$scratch/handout.log"
+check "the copy's own test suite passed in the handout's check" grep -q "handout: the copy's own test suite passes" "$scratch/handout.log"
 named=$(cd "$copy" && find . \( -name 'witness.*' -o -name mutants -o -name proofs -o -name NOTES.md -o -name experiments \) -print)
 check "the copy has no witness, mutant, proof, NOTES or experiment by name${named:+ (found: $named)}" test -z "$named"
 # No file of the copy has the content of one of solutions/, wherever it sits.
@@ -33,13 +54,11 @@ check "the copy has no witness, mutant, proof, NOTES or experiment by name${name
 (cd "$copy" && find . -type f -exec sha256sum {} +) | sort >"$scratch/copy.sums"
 same=$(awk '{ print $1 }' "$scratch/copy.sums" | sort -u | comm -12 - "$scratch/instructor.sums")
 check "no file of the copy is a copy of one of solutions/" test -z "$same"
-# Every file of the course is there: git's files, less solutions/ (where the checkout is a clone).
-if [ -d "$root/.git" ] && command -v git >/dev/null 2>&1; then
-  git -C "$root" ls-files --cached --others --exclude-standard | grep -vE '^(solutions|build|results)/' | grep -vE '^\.[^/]+/' |
-    while IFS= read -r file; do [ -f "$root/$file" ] && [ ! -L "$root/$file" ] && echo "$file"; done | sort >"$scratch/wanted"
-  (cd "$copy" && find . -type f | sed 's|^\./||' | grep -vE '^\.[^/]+/' | sort) >"$scratch/got"
-  check "the copy holds every file of the course ($(wc -l <"$scratch/wanted") files)" diff "$scratch/wanted" "$scratch/got"
-fi
+# Every file of the course is there: the files git tracks, less solutions/.
+git -C "$checkout" ls-files | grep -vE '^(solutions|build|results)/' | grep -vE '^\.[^/]+/' |
+  while IFS= read -r file; do [ -f "$checkout/$file" ] && [ ! -L "$checkout/$file" ] && echo "$file"; done | sort >"$scratch/wanted"
+(cd "$copy" && find . -type f | sed 's|^\./||' | grep -vE '^\.[^/]+/' | sort) >"$scratch/got"
+check "the copy holds every file of the course ($(wc -l <"$scratch/wanted") files)" diff "$scratch/wanted" "$scratch/got"
 # Configured as a student's checkout is, its build has no grader but the starters' and no test of
 # a solution, witness or mutant.
 if cmake --preset cpu -S "$copy" -B "$copy/build/cpu" >"$scratch/configure.log" 2>&1; then

@@ -15,6 +15,7 @@ set -uo pipefail
 root=$1 work=$2
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
 rm -rf "$work"; mkdir -p "$work"; chmod 755 "$work"
+export WORKBOOK_RESULTS="$work/results"  # the class's results are this test's own
 mutants="$root/solutions/02_memory/proofs/mutants"
 for pair in forger:forges_rows scribbler:scribbles_by_pointer straggler:outlives_its_step; do
   student=${pair%%:*} mutant=${pair#*:}
@@ -23,7 +24,7 @@ done
 "$root/workbook" grade-class "$work/class" 02 --seed 7 --timeout 120 >"$work/console.log" 2>&1
 echo "grade-class exit code $?"
 cat "$work/console.log"
-results="$root/results"
+results="$WORKBOOK_RESULTS"
 failures=0
 python3 - "$results/class/class.csv" <<'PY' || failures=$((failures + 1))
 import csv, sys

@@ -8,6 +8,7 @@
 #   test_includes_in_grade.sh SOURCE_DIR
 set -u
 source_dir=$1
+unset WORKBOOK_RESULTS  # the copy keeps its results in its own results/, read below
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 (cd "$source_dir" && tar --exclude=./build --exclude=./results --exclude=./.git --exclude=./.scratch --exclude=./solutions \

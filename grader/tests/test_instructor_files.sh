@@ -20,16 +20,21 @@ failures=0
 ok() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# An instructor's checkout of its own: the course's files as ROOT tracks them, committed.
+# A checkout of its own: ROOT's files (those git tracks, where ROOT is a clone; in a student's copy,
+# which has no history, all but its build and results), and for an instructor's, committed.
 checkout="$scratch/instructor"
 mkdir -p "$checkout"
-(cd "$root" && git ls-files -z | xargs -0 cp --parents -t "$checkout" 2>/dev/null)
+if [ -d "$root/.git" ]; then
+  (cd "$root" && git ls-files -z | xargs -0 cp --parents -t "$checkout" 2>/dev/null)
+else
+  (cd "$root" && tar --exclude=./build --exclude=./results --exclude=./.scratch -cf - .) | (cd "$checkout" && tar -xf -)
+fi
 commit() { git -C "$checkout" add -A && git -C "$checkout" -c user.name=test -c user.email=test@example.invalid commit -q -m "$1"; }
-git -C "$checkout" init -q && commit "the course" || { echo "FAIL: no checkout"; exit 1; }
 
 # 1. The handout: untracked files named and left out; a solution with a comment added, committed
 # into labs/ by mistake, refused; the refused copy removed, a folder that was there left empty.
 if [ -f "$root/solutions/02_memory/memory.cu" ]; then
+  { git -C "$checkout" init -q && commit "the course"; } || { echo "FAIL: no git checkout to make a handout from"; exit 1; }
   { echo "// my answer, to check the grader"; cat "$root/solutions/02_memory/memory.cu"; } >"$checkout/labs/02_memory/memory.cu"
   commit "a solution where the starter was"
   echo "student,total" >"$checkout/grades-2026-private.csv"

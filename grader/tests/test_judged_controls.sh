@@ -13,6 +13,7 @@ root=$1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 chmod 755 "$scratch"
+export WORKBOOK_RESULTS="$scratch/results"  # its results are this test's own
 mkdir -p "$scratch/ordinary/labs/02_memory"
 python3 - "$root/labs/02_memory/memory.cu" "$scratch/ordinary/labs/02_memory/memory.cu" <<'PY' || exit 2
 import sys
@@ -71,7 +72,7 @@ else
     { echo "FAIL: judged on the GPU, $todos of $steps failures are the TODOs"; failures=$((failures + 1)); }
   # As root, each step runs as a user of its own, from a range no account uses (not nobody).
   if [ "$(id -u)" -eq 0 ]; then
-    id=$(sed -n 's/.*planning as user id \([0-9]*\).*/\1/p' results/submissions/ordinary/grade.log | head -n 1)
+    id=$(sed -n 's/.*planning as user id \([0-9]*\).*/\1/p' "$WORKBOOK_RESULTS/submissions/ordinary/grade.log" | head -n 1)
     [ -n "$id" ] && [ "$id" -ge 2100000000 ] && echo "ok: its planner ran as user id $id, a step's own" ||
       { echo "FAIL: its planner ran as user id '${id}', not one of the steps' range"; failures=$((failures + 1)); }
   fi

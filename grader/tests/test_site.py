@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The course site, looked at as a reader would (docs/site/): built, then three pages rendered in a
-headless Chromium at a 1280 x 900 window, the main page, lab 01's handout, the instructors' guide
-and the repository's README, and what a reader needs checked on each: the six labs in the contents tree, in order; every
-image loaded and inside the page's width; on the handout, its formulas typeset by MathJax (served
-by the site itself). Over the whole site: no link to a file the site lacks, no literal backticks in
-a link's text, nothing fetched from the network.
+"""The course site, looked at as a reader would (docs/site/): built, then its reader's pages rendered
+in a headless Chromium at a 1280 x 900 window, the main page, every lab's handout, the instructors'
+guide and the repository's README, and what a reader needs checked on each: the six labs in the
+contents tree, in order; every image loaded and inside the page's width; on each handout, every
+formula typeset by MathJax (served by the site itself), none shown as an error. Over the whole
+site: no link to a file the site lacks, no literal backticks in a link's text, nothing fetched from
+the network, no empty file page.
 
 usage: test_site.py ROOT [CHROMIUM]   (exit 77: skipped, where the tools are missing)
 """
@@ -34,10 +35,15 @@ for _name in os.listdir(os.path.join(ROOT, "labs")):
                 LAB_NAMESPACES[_name[:2]] = _found.group(1).replace("_", "__")
 PAGES = {  # page: does it have formulas
     "index.html": False,
-    "md_labs_01_latency_README.html": True,
     "md_docs_instructors.html": False,
     "md_README.html": False,
 }
+# Every handout, each with the formulas a student reads (a tolerance is a formula: a macro MathJax
+# does not know shows as an error in the very rule a result is checked against).
+for _name in sorted(os.listdir(os.path.join(ROOT, "labs"))):
+    _handout = os.path.join(ROOT, "labs", _name, "README.md")
+    if re.match(r"\d\d_", _name) and os.path.exists(_handout):
+        PAGES["md_labs_" + _name + "_README.html"] = "$" in open(_handout, encoding="utf-8").read()
 
 # Appended to each page checked (in a copy of the site): once the page's scripts and MathJax are
 # done, it writes what the page shows into <pre id="site-probe"> as JSON, which --dump-dom prints.
@@ -60,7 +66,10 @@ function siteProbe() {
   });
   report.formulas = document.querySelectorAll('div.contents .MathJax, div.contents .MathJax_Display').length;
   var contents = document.querySelector('div.contents');
-  report.formula_errors = ((contents ? contents.textContent : '').match(/Math Processing Error/g) || []).length;
+  // A formula MathJax could not read: its processing error, or a TeX error (an undefined macro,
+  // shown in red in place of the formula).
+  report.formula_errors = ((contents ? contents.textContent : '').match(/Math Processing Error|Undefined control sequence/g) || []).length +
+                          document.querySelectorAll('div.contents .merror, div.contents .noError').length;
   var out = document.createElement('pre');
   out.id = 'site-probe';
   out.textContent = JSON.stringify(report);
@@ -102,6 +111,16 @@ class Links(html.parser.HTMLParser):
 
 def static_failures(site):
     failures = []
+    with open(os.path.join(site, "index.html"), encoding="utf-8") as main_page:
+        text = main_page.read()
+    window_title = re.search(r"<title>(.*?)</title>", text).group(1)
+    if window_title.count(":") and len(set(part.strip() for part in window_title.split(":"))) == 1:
+        failures.append(f"index.html: its title repeats itself: {window_title!r}")
+    if re.search(r'<div class="title">' + re.escape(window_title.split(":")[0].strip()) + r"\s*</div>", text):
+        failures.append("index.html: the main page's heading repeats the project's name above it")
+    empty = [name for name in os.listdir(site) if name.endswith("_8md.html")]
+    if empty:
+        failures.append(f"the site has {len(empty)} empty file pages of its markdown files: {sorted(empty)[:3]}...")
     for name in sorted(os.listdir(site)):
         if not name.endswith(".html"):
             continue
@@ -177,7 +196,7 @@ def page_failures(page, report, has_formulas):
     if has_formulas and report["formulas"] == 0:
         failures.append(f"{page}: no formula was typeset (is MathJax in the site's mathjax/ folder?)")
     if report["formula_errors"]:
-        failures.append(f"{page}: MathJax reported {report['formula_errors']} 'Math Processing Error'")
+        failures.append(f"{page}: MathJax could not typeset {report['formula_errors']} formulas (a processing error, or a macro it does not know)")
     return failures
 
 

@@ -8,6 +8,7 @@ set -u
 root=$1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+export WORKBOOK_RESULTS="$scratch/results"  # its gradings' results are this test's own
 failures=0
 check() {  # description condition...
   local what=$1; shift
