@@ -37,9 +37,12 @@ struct Shape {
   int m, n, k;
   double max_occupancy = 1.0;  // a bar's condition: the step must reach its speed at this occupancy or less
   double flops() const { return 2.0 * m * n * k; }
+  // "4096^3", "4095 x 4097 x 4093"; with the occupancy a bar holds it to, where it holds one (the
+  // bar as ./workbook list and the scorecard show it names both).
   std::string describe() const {
-    if (m == n && n == k) return std::to_string(m) + "^3";
-    return std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k);
+    std::string text = m == n && n == k ? std::to_string(m) + "^3" : std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k);
+    if (max_occupancy < 1.0) text += " at occupancy <= " + std::to_string(static_cast<int>(100 * max_occupancy + 0.5)) + "%";
+    return text;
   }
   bool operator==(const Shape&) const = default;
 };
@@ -223,7 +226,6 @@ struct SgemmLab {
   static std::string describe(const Step& step, const Condition& shape) {
     std::ostringstream at;
     at << shape.describe() << ", " << std::setprecision(3) << shared_bytes_per_flop(step.id) << " B shared/flop";
-    if (shape.max_occupancy < 1.0) at << ", occupancy <= " << std::setprecision(0) << std::fixed << 100 * shape.max_occupancy << "%";
     return at.str();
   }
   static std::vector<Condition> info_conditions(const Step&) { return {}; }
