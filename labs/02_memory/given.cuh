@@ -33,7 +33,7 @@ inline void validate(const CopyProblem& p, const char* step, std::size_t alignme
     throw std::invalid_argument(where + "in and out overlap");
 }
 
-// What a launcher that drives the bulk-copy engine (copy_engine.cuh) checks first: the GPU has one.
+// What a launcher that drives the bulk-copy engine (workbook/bulk_copy.cuh) checks first: the GPU has one.
 // (The grader reports such a step not applicable on an older GPU and never calls it there.)
 inline void require_copy_engine(const char* step) {
   int device = 0, major = 0, minor = 0;
