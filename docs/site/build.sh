@@ -27,6 +27,14 @@ sed -e "s#@ROOT@#$root#g" -e "s#@OUT@#$out#g" -e "s#@AWESOME@#$awesome#g" \
     "$root/docs/site/Doxyfile.in" > "$out/Doxyfile"
 rm -rf "$out/html"
 (cd "$root" && "$doxygen" "$out/Doxyfile")
+# Doxygen writes a "File Reference" page for each markdown file besides its page: empty, and linked
+# from nowhere (the test of the site fails a page that links one). They are not part of the site.
+rm -f "$out/html/"*_8md.html
+# The main page's title is the project's name, which the top of every page shows already: said once
+# there, and once in the window's title, not twice in each.
+name=$(sed -n 's/^PROJECT_NAME *= *"\(.*\)"$/\1/p' "$root/docs/site/Doxyfile.in")
+sed -i -e "s#<title>$name: $name</title>#<title>$name</title>#" \
+       -e "s#<div class=\"headertitle\"><div class=\"title\">$name *</div></div>##" "$out/html/index.html"
 # What the pages load of MathJax 2: TeX input, the HTML-CSS output with its TeX web fonts, and
 # the tex2jax extension (Doxygen's MATHJAX_FORMAT HTML-CSS). The rest of the package (other
 # outputs and fonts, unpacked sources, tests: 50 MB) stays out of the site.
