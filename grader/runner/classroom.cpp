@@ -287,16 +287,17 @@ std::string quoted(const std::string& word) {
   return text + "'";
 }
 
-// Writes the class's two job scripts into results/class/slurm/ and submits them: a job array, one
-// task per share of the class (each with one GPU, grading its students in turn as grade-class does
-// on one GPU), and a merge that runs when the array has ended however it ended (afterany), writing
-// the class CSV, summary and gradebook. Slurm places, retries and limits; nothing here waits for a
-// GPU or counts time.
+// Slurm's tools, asked for before anything of a class is touched.
 void require_slurm() {
   for (const char* tool : {"sbatch", "squeue"})
     if (!on_path(tool)) throw Fatal(kExitMissingTools, std::string("grade-class --slurm needs Slurm's ") + tool + ", which is not on PATH here");
 }
 
+// Writes the class's two job scripts into results/class/slurm/ and submits them: a job array, one
+// task per share of the class (each with one GPU, grading its students in turn as grade-class does
+// on one GPU), and a merge that runs when the array has ended however it ended (afterany), writing
+// the class CSV, summary and gradebook. Slurm places, retries and limits; nothing here waits for a
+// GPU or counts time.
 int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std::vector<std::string>& labs,
                     const std::vector<std::string>& passed_on, const std::string& points_path, const std::string& seed,
                     SlurmRequest slurm, std::size_t submissions) {
@@ -601,7 +602,7 @@ int grade_class(const Checkout& checkout, Words words) {
     }
     // Nothing passed and nothing above says why: the first step's reason (an empty submission's
     // "not in the submission", a starter's TODO), so that no student's line is left without one.
-    if (note.empty() && passed == 0)
+    if (note.empty() && passed == 0 && !broken && !hung)
       for (const StepRow& row : student.rows)
         if (row.verdict == Verdict::kFail && !row.reason.empty()) {
           note = row.reason.size() > 120 ? row.reason.substr(0, 117) + "..." : row.reason;

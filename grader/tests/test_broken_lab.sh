@@ -82,12 +82,17 @@ for case in "bad_syntax|labs/02_memory/memory.cu($syntax_line): error" \
   fi
 done
 # A lab whose object does not carry the build's GPU code is not graded: here lab 02's object holds
-# sm_80 and sm_90 (and their PTX) while the build is made to say sm_80 alone, as when a compile fell
-# back to other code than the build names.
-echo "80" >"$copy/build/cpu/labs/02_memory/gpu_code.architectures"
+# the build's code (sm_80 and sm_90 and their PTX by the cpu preset, or what WORKBOOK_CUDA_ARCHITECTURES
+# names, as in a handout's own test run) while the build is made to say another alone, as when a
+# compile fell back to other code than the build names.
+architectures=$(tr ';' ' ' <"$copy/build/cpu/labs/02_memory/gpu_code.architectures")
+compiled_to=$( (for a in $architectures; do echo "compute_$a"; done; for a in $architectures; do echo "sm_$a"; done) | paste -sd, | sed 's/,/, /g')
+other=80
+[ "$architectures" != 80 ] || other=90
+echo "$other" >"$copy/build/cpu/labs/02_memory/gpu_code.architectures"
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 --json other-code.json) >"$copy/four.log" 2>&1 || status=$?
-if [ "$status" -eq 1 ] && grep -q '\[gpu-code\] labs/02_memory/memory.cu was compiled to compute_80, compute_90, sm_80, sm_90, not to compute_80, sm_80' "$copy/other-code.json" &&
+if [ "$status" -eq 1 ] && grep -qF "[gpu-code] labs/02_memory/memory.cu was compiled to $compiled_to, not to compute_$other, sm_$other" "$copy/other-code.json" &&
    grep -q "02.6 the copy engine ... FAIL (not compiled to this build's GPU code)" "$copy/four.log"; then
   echo "ok: grade 02 fails every step of a lab whose object carries other GPU code than the build's, saying which"
 else
