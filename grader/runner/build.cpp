@@ -101,7 +101,7 @@ std::string Build::first_error(std::size_t from, const std::string& student_file
   static const std::regex error(R"((^|[^A-Za-z])(error|Error)[ :])"), lab_file("labs/[0-9]{2}_[A-Za-z0-9_]+/"),
       at_line(R"(at line ([0-9]+) of \S*?(labs/[0-9]{2}_[A-Za-z0-9_]+/[A-Za-z0-9_.]+))"),
       undefined(R"(undefined reference to `(?:[A-Za-z0-9_]+::)*([A-Za-z0-9_]+)\(([^']*)\)')"),
-      assertion(R"re(static assertion failed with "(.*)")re");
+      assertion(R"re(static assertion failed with "(.*)")re"), after_error(R"((?:error|Error)[ :]+(.*))");
   const std::string text = read_text(log());
   const std::vector<std::string> lines = lines_of(text.substr(std::min(from, text.size())));
   const auto shortened = [](std::string said) { return said.size() > 300 ? said.substr(0, 297) + "..." : said; };
@@ -123,9 +123,7 @@ std::string Build::first_error(std::size_t from, const std::string& student_file
     // an error inside a header the lab includes (workbook::launch's checks) at the student's line
     // that caused it, which the compiler names a few lines below ("at line 62 of ...memory.cu").
     if (std::regex_search(line, m, lab_file)) return shortened(line.substr(static_cast<std::size_t>(m.position(0))));
-    std::string message = line.substr(line.find("rror") + 4);
-    while (!message.empty() && (message.front() == ':' || message.front() == ' ')) message.erase(0, 1);
-    if (std::regex_search(line, m, assertion)) message = m[1];
+    std::string message = std::regex_search(line, m, assertion) ? m[1] : std::regex_search(line, m, after_error) ? m[1] : line;
     for (std::size_t j = i + 1; j < lines.size() && j <= i + 8; ++j)
       if (std::regex_search(lines[j], m, at_line)) return shortened(std::string(m[2]) + "(" + std::string(m[1]) + "): error: " + message);
     return shortened(line);
