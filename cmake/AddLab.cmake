@@ -23,7 +23,8 @@
 #         [MUTANT_CONTROLS <name|steps>...] [INCLUDE_MUTANTS <name|finding>...]
 #         [JUDGED_HOST_MUTANTS <name|clears|fails or name|reject>...]
 #         [BOUNDARY_MUTANTS <name|steps|honest or name|steps|refusal text>...]
-#         [JUDGED_DEFENCE_MUTANTS <name|defence|steps>...] [RESIDUE_MUTANTS <name|steps>...]
+#         [JUDGED_DEFENCE_MUTANTS <name|defence|steps>...] [JUDGED_CLOSED_MUTANTS <name|defence|steps>...]
+#         [RESIDUE_MUTANTS <name|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
 #   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
@@ -79,10 +80,17 @@
 # judged, as a student's file is, it must gain nothing on its steps: "honest", each is graded on its
 # own kernels' time (passes or misses its bar, and trips no defence: work that escaped the timer
 # would trip [ceiling]), or each fails with the planner's refusal, whose text is given.
-# A JUDGED_DEFENCE_MUTANT is a DEFENCE_MUTANT whose defence reads the student's machine code
-# ([block-order], [stage-reuse]): judged as a student's file is, where the judge reads the dump the
-# build wrote beside the file's library (machine_code.h) rather than its own program, it must fail
-# on its steps naming the defence.
+# A JUDGED_DEFENCE_MUTANT is a DEFENCE_MUTANT whose defence works differently judged: one that reads
+# the student's machine code ([block-order], [stage-reuse]), where the judge reads the dump the build
+# wrote beside the file's library (machine_code.h) rather than its own program, or one that reads
+# the judge's replays ([work-launches], which times them launch by launch). Judged as a student's
+# file is, it must fail on its steps naming the defence.
+# A JUDGED_CLOSED_MUTANT cheats in a way one defence makes impossible rather than detects (inputs
+# computed from a seed the judge no longer gives, state kept in the module's globals, which the judge
+# sets back before every call): with the defence on there is nothing to find, the cheat just does not
+# work, and the mutant must fail each of its steps (for whatever its kernels then do: too slow);
+# with the defence off (--without) it must clear them. Judged, as a student's file is: those
+# defences are the judge's.
 # A RESIDUE_MUTANT's kernels copy an answer the grader left in device memory (its own baseline's or
 # reference's product, in a scratch array): judged with WORKBOOK_PROOF_SCRATCH_LOG, the judge tells
 # its planner where the scratch arrays lie (buffers.cu), as no student is told. With every defence
@@ -214,7 +222,7 @@ endfunction()
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
-    "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS;JUDGED_DEFENCE_MUTANTS;RESIDUE_MUTANTS")
+    "MUTANTS;DEFENCE_MUTANTS;MUTANT_CONTROLS;WIDE_LOADS;INCLUDE_MUTANTS;JUDGED_HOST_MUTANTS;BOUNDARY_MUTANTS;JUDGED_DEFENCE_MUTANTS;JUDGED_CLOSED_MUTANTS;RESIDUE_MUTANTS")
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab_proofs(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS}")
   endif()
@@ -304,6 +312,9 @@ function(add_lab_proofs lab)
   endforeach()
   foreach(spec IN LISTS LAB_JUDGED_DEFENCE_MUTANTS)
     _add_judged_defence_mutant(${lab} "${spec}")
+  endforeach()
+  foreach(spec IN LISTS LAB_JUDGED_CLOSED_MUTANTS)
+    _add_judged_closed_mutant(${lab} "${spec}")
   endforeach()
   foreach(spec IN LISTS LAB_RESIDUE_MUTANTS)
     _add_residue_mutant(${lab} "${spec}")
@@ -570,9 +581,21 @@ endfunction()
 function(_add_judged_defence_mutant lab spec)
   _spec_fields(${lab} JUDGED_DEFENCE_MUTANTS "name|defence|steps" "mutant;defence;steps" "${spec}")
   _judged_mutant(${lab} ${mutant} judged)
-  set(name "${lab}.judge: mutant_${mutant}, judged, its machine code read as a student's is: [${defence}] rejects it on ${steps}")
+  set(name "${lab}.judge: mutant_${mutant}, judged as a student's file is: [${defence}] rejects it on ${steps}")
   add_test(NAME "${name}" COMMAND ${judged} "--step=${steps}" "--expect-reason=[${defence}]")
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};judge;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endfunction()
+
+# "name|defence|steps": see add_lab_proofs() above.
+function(_add_judged_closed_mutant lab spec)
+  _spec_fields(${lab} JUDGED_CLOSED_MUTANTS "name|defence|steps" "mutant;defence;steps" "${spec}")
+  _judged_mutant(${lab} ${mutant} judged)
+  set(closed "${lab}.judge: mutant_${mutant}, judged: with [${defence}] its trick does not work, and it fails ${steps}")
+  # With a seed on the judge's command line, as every grading has (the runner's): the old trick read it.
+  add_test(NAME "${closed}" COMMAND ${judged} "--step=${steps}" --seed=61 --expect-reject)
+  set(proof "${lab}.judge: mutant_${mutant}, judged without [${defence}]: its trick clears ${steps}")
+  add_test(NAME "${proof}" COMMAND ${judged} "--step=${steps}" --seed=61 "--without=${defence}")
+  set_tests_properties("${closed}" "${proof}" PROPERTIES LABELS "gpu;${lab};judge;defence" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
 # "name|steps": see add_lab_proofs() above.

@@ -301,6 +301,10 @@ void Arrays::redraw_inputs(cudaStream_t stream) {
   }
 }
 
+void Arrays::poison_scratch(cudaStream_t stream) {
+  for (Named& named : scratch_) named.array->poison(stream);
+}
+
 void Arrays::poison_outputs(cudaStream_t stream) {
   for (auto* list : {&outputs_, &workspaces_})
     for (Named& named : *list) named.array->poison(stream);

@@ -160,6 +160,9 @@ class Arrays {
 
   void redraw_inputs(cudaStream_t stream);  // fresh seeds, filled on the device
   void poison_outputs(cudaStream_t stream);  // and the workspaces
+  // The scratch: what the baseline and the reference wrote there last is no answer a kernel could
+  // copy (docs/integrity.md, the device-memory residue).
+  void poison_scratch(cudaStream_t stream);
   // Adds to *result every input element that no longer holds its drawn value (on the device).
   void count_changed_inputs(DeviceMismatches* result, cudaStream_t stream) const;
   std::string changed_inputs(cudaStream_t stream) const;  // the same, on the host: "" or which input changed

@@ -22,11 +22,15 @@ enum class Defence {
   kInputChanged,      // inputs come back unchanged
   kBlockOrder,        // blocks that wait for other blocks do not count on blocks starting in blockIdx order
   kStageReuse,        // shared memory that a copy-engine store reads is not loaded into before the store has read it
+  kWorkLaunches,      // a bar's occupancy is that of the launches that take the call's time, not the register-heaviest's
+  kSecretInputs,      // inputs drawn from a key nothing of the student's can read (off: from --seed, as before)
+  kFreshModule,       // the student's module as it was loaded (its __device__ globals) at the start of every call
 };
 
-inline constexpr std::array<Defence, 7> kAllDefences = {
-    Defence::kRememberedWork, Defence::kCeiling,    Defence::kPrecision, Defence::kGuard,
-    Defence::kInputChanged,   Defence::kBlockOrder, Defence::kStageReuse};
+inline constexpr std::array<Defence, 10> kAllDefences = {
+    Defence::kRememberedWork, Defence::kCeiling,    Defence::kPrecision,     Defence::kGuard,
+    Defence::kInputChanged,   Defence::kBlockOrder, Defence::kStageReuse,    Defence::kWorkLaunches,
+    Defence::kSecretInputs,   Defence::kFreshModule};
 
 constexpr std::string_view name_of(Defence defence) {
   switch (defence) {
@@ -37,6 +41,9 @@ constexpr std::string_view name_of(Defence defence) {
     case Defence::kInputChanged: return "input-changed";
     case Defence::kBlockOrder: return "block-order";
     case Defence::kStageReuse: return "stage-reuse";
+    case Defence::kWorkLaunches: return "work-launches";
+    case Defence::kSecretInputs: return "secret-inputs";
+    case Defence::kFreshModule: return "fresh-module";
   }
   return "?";
 }

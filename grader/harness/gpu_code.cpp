@@ -154,6 +154,88 @@ std::vector<std::string> fat_binaries_in_file(const std::string& path) {
   return fat_binaries;
 }
 
+namespace {
+
+// The writable globals of one machine-code image, an ELF file (64-bit, little-endian).
+std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
+  if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1)
+    throw std::runtime_error("a machine-code image that is not 64-bit little-endian ELF");
+  const auto section_headers = field<std::uint64_t>(elf, 0x28, "ELF header");
+  const auto header_size = field<std::uint16_t>(elf, 0x3A, "ELF header");
+  const auto count = field<std::uint16_t>(elf, 0x3C, "ELF header");
+  const auto names_index = field<std::uint16_t>(elf, 0x3E, "ELF header");
+  struct Header {
+    std::uint32_t name, type, link;
+    std::uint64_t offset, size;
+  };
+  std::vector<Header> headers;
+  for (std::uint16_t i = 0; i < count; ++i) {
+    const std::uint64_t at = section_headers + std::uint64_t(i) * header_size;
+    headers.push_back({field<std::uint32_t>(elf, at, "section header"), field<std::uint32_t>(elf, at + 4, "section header"),
+                       field<std::uint32_t>(elf, at + 40, "section header"), field<std::uint64_t>(elf, at + 24, "section header"),
+                       field<std::uint64_t>(elf, at + 32, "section header")});
+  }
+  const auto string_at = [&](const Header& table, std::uint32_t index) {
+    if (table.offset > elf.size() || index >= table.size || table.size > elf.size() - table.offset)
+      throw std::runtime_error("an ELF name outside its table");
+    const std::string_view names = elf.substr(table.offset, table.size);
+    const std::size_t end = names.find('\0', index);
+    return std::string(names.substr(index, end == std::string_view::npos ? names.size() - index : end - index));
+  };
+  if (names_index >= headers.size()) throw std::runtime_error("an ELF image without section names");
+  std::vector<GlobalsImage::Section> sections(headers.size());
+  for (std::size_t i = 0; i < headers.size(); ++i) {
+    sections[i].name = string_at(headers[names_index], headers[i].name);
+    sections[i].bytes = headers[i].size;
+  }
+  constexpr std::uint32_t kSymbolTable = 2;
+  constexpr unsigned kObject = 1;
+  for (const Header& table : headers) {
+    if (table.type != kSymbolTable || table.link >= headers.size()) continue;
+    for (std::uint64_t at = table.offset; at + 24 <= table.offset + table.size; at += 24) {
+      const auto info = field<std::uint8_t>(elf, at + 4, "symbol");
+      const auto section = field<std::uint16_t>(elf, at + 6, "symbol");
+      if ((info & 0xF) != kObject || section >= sections.size()) continue;
+      sections[section].symbols.push_back({string_at(headers[table.link], field<std::uint32_t>(elf, at, "symbol")),
+                                           field<std::uint64_t>(elf, at + 8, "symbol"), field<std::uint64_t>(elf, at + 16, "symbol")});
+    }
+  }
+  std::vector<GlobalsImage::Section> writable;
+  for (GlobalsImage::Section& section : sections)
+    if ((section.name.starts_with(".nv.global") || section.name.starts_with(".nv.managed")) && section.bytes > 0)
+      writable.push_back(std::move(section));
+  return writable;
+}
+
+}  // namespace
+
+std::vector<GlobalsImage> device_globals_in_fat_binary(std::string_view bytes) {
+  std::vector<GlobalsImage> images;
+  if (field<std::uint32_t>(bytes, 0, "fat binary header") != kFatBinaryMagic) throw std::runtime_error("not a fat binary");
+  const std::size_t header = field<std::uint16_t>(bytes, 6, "fat binary header");
+  const std::uint64_t size = field<std::uint64_t>(bytes, 8, "fat binary header");
+  if (header < 16 || size > bytes.size() - header) throw std::runtime_error("a fat binary larger than its bytes");
+  const std::size_t end = header + size;
+  constexpr std::uint32_t kCompressed = 0x2000 | 0x8000;  // LZ4 or Zstandard, as nvcc marks them
+  for (std::size_t image = header; image < end;) {
+    const auto kind = field<std::uint16_t>(bytes, image, "image header");
+    const auto image_header = field<std::uint32_t>(bytes, image + 4, "image header");
+    const auto payload = field<std::uint64_t>(bytes, image + 8, "image header");
+    if (image_header < 44 || payload > end - image - image_header) throw std::runtime_error("an image larger than its fat binary");
+    if (kind == kMachineCodeImage) {
+      GlobalsImage found;
+      const auto flags = field<std::uint32_t>(bytes, image + 40, "image header");
+      found.image = image_name(kind, field<std::uint32_t>(bytes, image + 28, "image header"), flags);
+      const std::string_view elf = bytes.substr(image + image_header, payload);
+      found.compressed = (flags & kCompressed) != 0 || elf.substr(0, 4) != "\x7f" "ELF";
+      if (!found.compressed) found.sections = globals_in_elf(elf);
+      images.push_back(std::move(found));
+    }
+    image += image_header + payload;
+  }
+  return images;
+}
+
 std::set<std::string> gpu_code_for_architectures(std::string_view architectures) {
   static const std::regex entry("([0-9]+[af]?)(-real|-virtual)?");
   std::set<std::string> images;

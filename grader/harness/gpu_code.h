@@ -7,6 +7,7 @@
 // Plain C++: tested on the CPU against objects nvcc built.
 #pragma once
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
@@ -27,6 +28,29 @@ std::set<std::string> gpu_code_in_file(const std::string& path);
 // the CUDA driver loads one (cuLibraryLoadData): the student's device code, which the judge loads
 // without linking the student's host code. Throws std::runtime_error as gpu_code_in_file() does.
 std::vector<std::string> fat_binaries_in_file(const std::string& path);
+
+// The variables a kernel can write and keep from one launch to the next: the `__device__` (and
+// `__managed__`) globals of each machine-code image of one fat binary, read from the image's ELF
+// symbol table. A section (".nv.global" for those that start zeroed, ".nv.global.init" for those
+// with an initial value) is laid out whole in device memory, its symbols at their offsets in it, so
+// one symbol found by name locates the whole section, static variables (which the driver may not
+// find by name) included. Throws std::runtime_error for an image that is not readable ELF; a
+// compressed image is listed with `compressed` set and no sections.
+struct GlobalsImage {
+  std::string image;  // "sm_90"
+  bool compressed = false;
+  struct Symbol {
+    std::string name;
+    std::uint64_t offset = 0, bytes = 0;
+  };
+  struct Section {
+    std::string name;
+    std::uint64_t bytes = 0;
+    std::vector<Symbol> symbols;
+  };
+  std::vector<Section> sections;  // only those holding bytes
+};
+std::vector<GlobalsImage> device_globals_in_fat_binary(std::string_view fat_binary);
 
 // The images that nvcc makes for CMake's CUDA_ARCHITECTURES ("80;90", "90-real", "90a-virtual"):
 // "90" is machine code and PTX, "-real" machine code alone, "-virtual" PTX alone. Throws

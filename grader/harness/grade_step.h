@@ -38,11 +38,21 @@ namespace workbook {
 // ---------------------------------------------------------------------------------------------
 // What the skeleton measures
 
+// One launch of a call, and its GPU time when timed alone.
+struct LaunchShare {
+  KernelResources resources;
+  double ms = 0;
+};
+
 struct Measurement {
   double candidate_ms = 0, baseline_ms = 0, reference_ms = 0;
   double bytes = 0, flops = 0;
   Reference reference;
-  std::optional<KernelResources> resources;  // of the step's own kernel; none: nothing went through workbook::launch
+  // The call's launches, each with its resources and its GPU time alone (one call timed launch by
+  // launch after the timed calls): a bar's occupancy is that of those that take its time.
+  std::vector<LaunchShare> launches;
+  std::optional<KernelResources> resources;  // of the launch that took the most time; none: nothing went through workbook::launch
+  double occupancy = 0;                      // of the launches that do the work (weigh_launches()), in [0, 1]
   std::string failure;                       // what a defence found, tagged; "" when nothing
 
   double speedup() const { return baseline_ms / candidate_ms; }
@@ -81,11 +91,20 @@ inline void log_phase_seconds(const char* step_id, const std::string& phase,
             << std::defaultfloat;
 }
 
-// The kernel a step is about, among those its launcher launched (nullopt: none): the one holding
-// the most registers per thread, the first of them on a tie. A step may launch helpers beside its
-// own kernel (lab 04 packs the operands before the product and adds split-k's partial sums after
-// it); they are light, and the kernel whose registers and occupancy the step is about is not.
-std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches);
+// [work-launches]: the kernel a step is about and the occupancy it ran at, from the launches of one
+// call and each one's GPU time. A step may launch helpers beside its own kernel (lab 04 packs the
+// operands before the product and adds split-k's partial sums after it): the kernel is the launch
+// that took the most time, and the occupancy is the highest of the launches that do the work, the
+// longest first until they take kWorkShare of the call's time. A launch that does little of the work
+// (a helper, or a decoy holding many registers) does not set it; work split between launches at two
+// occupancies is held to the higher. With the defence off, as before issue 61: the launch holding
+// the most registers sets both.
+inline constexpr double kWorkShare = 0.9;
+void weigh_launches(std::vector<LaunchShare> launches, Measurement& m);
+// "" when the launches that do `m`'s work ran at `limit` occupancy (a fraction) or less; else "the
+// kernels ran at X% occupancy (...)", tagged [work-launches] where the launch holding the most
+// registers alone would have been at the limit or under it.
+std::string occupancy_above(const Measurement& m, double limit);
 
 // The defences' verdicts, each "" or a tagged failure (skeleton.cpp).
 // [block-order]: in a step whose blocks wait for other blocks, a kernel launched with more blocks
@@ -133,11 +152,17 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     call(s);
     launches = recorded_launches();
   };
-  if (fresh) {
-    candidate.before = [&](cudaStream_t s, int) {
+  candidate.before = [&](cudaStream_t s, int) {
+    if (fresh) {
+      // The grader's scratch first (the baseline's and the reference's results: nothing a kernel
+      // could copy), then the call's own arrays, so that those are the freshest in L2, as before.
+      timed.arrays.poison_scratch(s);
       timed.arrays.redraw_inputs(s);
       timed.arrays.poison_outputs(s);
-    };
+    }
+    if (defence_enabled(Defence::kFreshModule)) reset_student_module(s);
+  };
+  if (fresh) {
     candidate.after = [&](cudaStream_t s, int index) {
       timed.check_output(s, output_checks.slot(index));
       timed.arrays.count_changed_inputs(input_checks.slot(index), s);
@@ -160,12 +185,38 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     if (timings[w].waits > 0)
       std::cout << "[workbook] " << timings[w].waits << " timed calls of the " << (w == 0 ? "baseline" : w == 1 ? "candidate" : reference.name)
                 << " kept the host 50 ms or more before their work was queued: their times include it\n";
-  if (!fresh) {  // without the defence: the output the last call left, checked once
-    timed.check_output(stream, output_checks.slot(0));
-    timed.arrays.count_changed_inputs(input_checks.slot(0), stream);
+  // One more call, each of its launches timed alone (an event before and after each): what the
+  // call's time is spent on ([work-launches]). Fresh inputs and poisoned outputs before it, and its
+  // output and inputs checked after it, as for every timed call.
+  RunChecks last_output(1), last_inputs(1);
+  candidate.before(stream, 0);
+  start_timing_launches();
+  try {
+    candidate.run(stream);
+  } catch (...) {
+    stop_timing_launches();
+    throw;
   }
+  const std::vector<double> launch_ms = stop_timing_launches();
+  timed.check_output(stream, last_output.slot(0));
+  timed.arrays.count_changed_inputs(last_inputs.slot(0), stream);
+  std::vector<DeviceMismatches> outputs_checked = output_checks.download(), inputs_checked = input_checks.download();
+  int calls_checked = 1;
+  if (fresh) {  // every timed call's checks, then this one's
+    calls_checked = timings[1].calls + 1;
+    outputs_checked.resize(timings[1].calls);
+    inputs_checked.resize(timings[1].calls);
+  } else {  // without the defence: the output the last call left, checked once
+    outputs_checked.clear();
+    inputs_checked.clear();
+  }
+  outputs_checked.push_back(last_output.download()[0]);
+  inputs_checked.push_back(last_inputs.download()[0]);
   // Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  if (const std::optional<LaunchRecord> step_kernel = main_launch(launches)) m.resources = resources_of(*step_kernel);
+  std::vector<LaunchShare> shares;
+  for (std::size_t i = 0; i < launches.size(); ++i)
+    shares.push_back({resources_of(launches[i]), i < launch_ms.size() ? launch_ms[i] : 0.0});
+  weigh_launches(std::move(shares), m);
 
   const auto first_of = [](std::initializer_list<std::string> verdicts) {
     for (const std::string& verdict : verdicts)
@@ -175,7 +226,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
   if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
   m.failure = first_of({
-      first_failed_call(output_checks.download(), input_checks.download(), fresh ? timings[1].calls : 1, fresh),
+      first_failed_call(outputs_checked, inputs_checked, calls_checked, fresh),
       guards,
       m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
                          "the grader can see its registers, shared memory and occupancy",
@@ -267,6 +318,7 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
   clear_recorded_launches();
   const std::string where = c->where + ": ";
   try {
+    if (defence_enabled(Defence::kFreshModule)) reset_student_module(stream);
     if (step.launcher != nullptr)
       c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream);
     clock.called = CaseClock::Clock::now();
@@ -343,7 +395,7 @@ StepRow row_of(const typename Lab::Step& step, const typename Lab::Condition& co
   row.reference = m.reference.name;
   row.speedup = m.speedup();
   if (m.resources) {
-    row.occupancy_percent = 100.0 * m.resources->occupancy;
+    row.occupancy_percent = 100.0 * m.occupancy;
     row.registers = m.resources->registers_per_thread;
     row.shared_bytes = static_cast<int>(m.resources->static_shared_bytes + m.resources->dynamic_shared_bytes);
     row.local_bytes = static_cast<int>(m.resources->local_bytes_per_thread);
@@ -378,6 +430,18 @@ void grade_step(const char* id) {
   const typename Lab::Step* found = find_step<Lab>(id);
   REQUIRE_MESSAGE(found != nullptr, "no step ", id, " in ", Lab::kName);
   const typename Lab::Step& step = *found;
+  // [secret-inputs]: a key of the step's own, named in the log once the step is over (and of no use
+  // then: the next step draws another), so that a failure can be replayed.
+  session().start_drawing_for_a_step();
+  struct KeyNamedAfterwards {
+    const char* step_id;
+    ~KeyNamedAfterwards() {
+      if (session().disabled.contains(Defence::kSecretInputs)) return;
+      std::cout << "[workbook] " << step_id << ": its inputs were drawn from the key " << session().data_key
+                << " (./workbook grade " << step_id << " --seed " << session().seed << " --data-key " << session().data_key
+                << " draws them again)\n";
+    }
+  } key_named_afterwards{step.id};
 
   StepRow failed;
   failed.lab = Lab::kName;

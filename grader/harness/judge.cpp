@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "buffers.h"
+#include "defences.h"
 #include "machine_code.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
@@ -106,10 +107,22 @@ void Judge::plan_ahead(const std::function<void()>& body) {
 
 Judge* judge() { return the_judge().get(); }
 
+void reset_student_module(cudaStream_t stream) {
+  if (judge() == nullptr) return;
+  try {
+    judge()->kernels().restore_globals(stream);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(tagged(Defence::kFreshModule, e.what()));
+  }
+}
+
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
   // The planner runs as the judge's user: undumpable, the judge's memory and descriptors are closed
   // to it (no ptrace, no /proc/<judge>/mem or /fd), as to any process of that user but root.
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) throw std::runtime_error("the judge could not close itself to its planner");
+  // No device heap: a kernel's malloc() returns null, so no allocation of one call's is left for the
+  // next to find ([fresh-module]). No lab needs one; printf's buffer is not the heap.
+  if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 0) != cudaSuccess) cudaGetLastError();  // a runtime that keeps a heap: no error left behind
   the_judge() = std::make_unique<Judge>(planner, device_code);
   machine_code_files() = device_code;
 }

@@ -69,6 +69,11 @@ class Judge {
 
 // The step's judge, or null where the grader links the student's code itself (grade_NN_topic_<kind>).
 Judge* judge();
+// [fresh-module]: before each call of a launcher, the student's GPU code as it was loaded: its
+// `__device__` variables set back to their first values (StudentKernels::restore_globals()), on
+// `stream`, untimed. Nothing where no judge grades (a linked grader grades our own code); the
+// caller asks only while the defence is on.
+void reset_student_module(cudaStream_t stream);
 // main.cpp, given --planner and --device-code: from now on the lab's judged calls go to this judge.
 // Also points the machine-code checks at the student's files.
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code);

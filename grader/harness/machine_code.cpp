@@ -56,9 +56,15 @@ bool reads_block_index(std::string_view sass) {
 }
 
 bool watches_other_blocks(std::string_view sass) {
-  // "LDG.E.64.STRONG.SYS R22, ...", "ATOMG.E.EXCH.64.STRONG.GPU PT, ...", "MEMBAR.SC.GPU"; not
-  // "LDG.E" (may be served from this SM's L1), "REDG.E.ADD..." or "MEMBAR.SC.CTA".
-  static const std::regex watch(R"(\b(LDG?\.[\w.]*STRONG\.(GPU|SYS)|ATOMG?\.[\w.]+|MEMBAR\.[\w.]*(GPU|SYS))\b)");
+  // Every kind of load that reads past this SM's L1, where another block's write lands: strong
+  // (volatile, relaxed, acquire) loads, "LDG.E.64.STRONG.SYS R22, ..."; loads that bypass L1
+  // (ld.cg, "LDG.E.BYPASS..."); cp.async into shared memory ("LDGSTS.E.BYPASS.128"); the copy
+  // engine's loads ("UBLKCP.S.G", "UTMALDG"); atomics that return a value, "ATOMG.E.EXCH.64.STRONG.GPU";
+  // an L1 invalidation ("CCTL.IVALL"), after which a plain load reads L2; GPU- or system-wide fences,
+  // "MEMBAR.SC.GPU". Not "LDG.E" (may be served from this SM's L1 for ever), "REDG.E.ADD..." or
+  // "MEMBAR.SC.CTA".
+  static const std::regex watch(
+      R"(\b(LDG?\.[\w.]*(STRONG\.(GPU|SYS)|BYPASS)|LDGSTS\b|UBLKCP\.S\.G|UTMALDG|CCTL\.[\w.]*IV\w*|ATOMG?\.[\w.]+|MEMBAR\.[\w.]*(GPU|SYS))\b)");
   return std::regex_search(sass.begin(), sass.end(), watch);
 }
 

@@ -243,6 +243,7 @@ struct Options {
   std::string profile_step, profile_report, ncu_output, reference_output, recorded, heading = "yours";
   std::set<Defence> disabled;
   std::uint64_t seed = 0;
+  std::optional<std::uint64_t> data_key;  // --data-key=K: every step's inputs drawn from K
   int as_compute_capability = 0;  // --as-compute-capability; 0: the GPU's own
   std::vector<const char*> doctest_args;
   std::deque<std::string> step_filters;  // --step's doctest filters, which doctest_args point into
@@ -270,7 +271,9 @@ std::optional<int> whole_int(const std::string& text) {
 
 // The grader's own flags, for --help (doctest lists its own after them).
 constexpr const char* kUsage = R"(grader flags:
-  --seed=N               replay a run's random inputs (every run prints its seed)
+  --seed=N               replay a run's drawn sizes (every run prints its seed)
+  --data-key=K           draw every step's input values from K, the key a step's log names after it
+                         (each step otherwise draws a secret key of its own: [secret-inputs])
   --step=ID[,ID...]      grade these steps of the lab's steps table ("02.1", "04.1,04.10")
   --test-case=NAME       run the test cases doctest selects by name (a step's is "ID TITLE")
   --rows=FILE            append the result rows to FILE (the runner collects them from there
@@ -323,6 +326,20 @@ bool doctest_option(const char* a) {
       return true;
   }
   return false;
+}
+
+// A flag's value as a whole number from 0 to 2^64 - 1, or why not.
+std::uint64_t whole_number(const std::string& flag, const std::string& text) {
+  std::size_t used = 0;
+  std::uint64_t number = 0;
+  try {
+    number = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text[0] == '-')
+    throw std::invalid_argument(flag + " takes a non-negative whole number, not '" + text + "'");
+  return number;
 }
 
 Options parse(int argc, char** argv) {
@@ -385,16 +402,10 @@ Options parse(int argc, char** argv) {
                                     "(80 for 8.0), not '" + text + "'");
     }
     else if (starts_with(a, "--seed=")) {
-      const std::string text = value("--seed=");
-      std::size_t used = 0;
-      try {
-        o.seed = std::stoull(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != text.size() || text[0] == '-')
-        throw std::invalid_argument("--seed takes a non-negative whole number, not '" + text + "'");
+      o.seed = whole_number("--seed", value("--seed="));
       o.seed_given = true;
+    } else if (starts_with(a, "--data-key=")) {
+      o.data_key = whole_number("--data-key", value("--data-key="));
     } else if (std::strcmp(a, "--seed") == 0) {
       throw std::invalid_argument("--seed takes its value after '=': --seed=N");
     } else if (a[0] == '-' && !doctest_option(a)) {
@@ -713,6 +724,9 @@ int main(int argc, char** argv) {
   session().seed = options.seed_given
                        ? options.seed
                        : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  session().data_key_given = options.data_key.has_value();
+  session().data_key = options.data_key.value_or(0);
+  session().start_drawing_for_a_step();  // what runs before a step (a calibration, a ladder test) draws too
   print_header();
 
   if (!options.profile_step.empty()) {

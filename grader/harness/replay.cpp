@@ -1,11 +1,16 @@
 #include "replay.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <cstring>
 #include <stdexcept>
 #include <variant>
 
 #include "gpu_code.h"
+#include "workbook/launch_log.h"
 
 namespace workbook {
 
@@ -44,6 +49,7 @@ struct Driver {
   decltype(&cuKernelSetAttribute) set_attribute = driver_function<decltype(&cuKernelSetAttribute)>("cuKernelSetAttribute");
   decltype(&cuCtxGetDevice) context_device = driver_function<decltype(&cuCtxGetDevice)>("cuCtxGetDevice");
   decltype(&cuLaunchKernel) launch = driver_function<decltype(&cuLaunchKernel)>("cuLaunchKernel");
+  decltype(&cuLibraryGetGlobal) global = driver_function<decltype(&cuLibraryGetGlobal)>("cuLibraryGetGlobal");
 };
 const Driver& driver() {
   static const Driver functions;
@@ -57,6 +63,15 @@ void check(CUresult result, const std::string& what) {
   driver().error_name(result, &name);
   driver().error_string(result, &text);
   throw std::runtime_error(what + ": " + (name ? name : "CUDA error") + " (" + (text ? text : "no description") + ")");
+}
+
+// A mangled name as C++ writes it, for a message.
+std::string demangled_or_name(const std::string& name) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string result = status == 0 && text != nullptr ? text : name;
+  std::free(text);
+  return result;
 }
 
 }  // namespace
@@ -100,10 +115,90 @@ void StudentKernels::load(const std::string& object) {
       names_[reinterpret_cast<const void*>(handle)] = name;
       kernels_[name] = std::move(kernel);
     }
+    keep_globals(library, fat_binary, object);
   }
 }
 
+void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_binary, const std::string& object) {
+  std::vector<GlobalsImage> images;
+  try {
+    images = device_globals_in_fat_binary(fat_binary);
+  } catch (const std::runtime_error& e) {
+    globals_unknown_ = "the GPU code of " + object + " cannot be read for its __device__ variables: " + e.what();
+    return;
+  }
+  // Each variable where the driver says it lies, found by its name; a variable it does not find by
+  // name, where its section's other variables place it, in the image whose layout agrees with every
+  // place the driver gave (the one it loaded).
+  struct Found {
+    CUdeviceptr at = 0;
+    std::size_t bytes = 0;
+  };
+  std::map<std::string, Found> found;
+  std::vector<std::string> not_found;
+  bool unreadable = false;
+  for (const GlobalsImage& image : images) {
+    unreadable = unreadable || image.compressed;
+    for (const GlobalsImage::Section& section : image.sections)
+      for (const GlobalsImage::Symbol& symbol : section.symbols) {
+        if (found.contains(symbol.name) || std::find(not_found.begin(), not_found.end(), symbol.name) != not_found.end()) continue;
+        Found where;
+        if (driver().global(&where.at, &where.bytes, library, symbol.name.c_str()) == CUDA_SUCCESS) found[symbol.name] = where;
+        else not_found.push_back(symbol.name);
+      }
+  }
+  if (found.empty() && not_found.empty() && !unreadable) return;  // no variable a kernel could keep anything in
+  std::vector<GlobalSection> sections;
+  for (const auto& [name, where] : found) sections.push_back({where.at, where.bytes, nullptr});
+  if (!not_found.empty()) {
+    std::string why = "the judge cannot find where " + demangled_or_name(not_found.front()) + " (a __device__ variable of " +
+                      object + ") lies in device memory, to set it back before every call";
+    bool placed = false;
+    for (const GlobalsImage& image : images) {
+      if (image.compressed || placed) continue;
+      std::vector<GlobalSection> missing;
+      bool agrees = true;
+      for (const GlobalsImage::Section& section : image.sections) {
+        std::optional<CUdeviceptr> base;
+        for (const GlobalsImage::Symbol& symbol : section.symbols)
+          if (const auto where = found.find(symbol.name); where != found.end()) {
+            if (where->second.at < symbol.offset || (base && *base != where->second.at - symbol.offset)) agrees = false;
+            base = where->second.at - symbol.offset;
+          }
+        for (const GlobalsImage::Symbol& symbol : section.symbols)
+          if (!found.contains(symbol.name)) {
+            if (!base) agrees = false;
+            else missing.push_back({*base + symbol.offset, static_cast<std::size_t>(symbol.bytes), nullptr});
+          }
+      }
+      if (!agrees) continue;
+      sections.insert(sections.end(), missing.begin(), missing.end());
+      placed = true;
+    }
+    if (!placed) {
+      globals_unknown_ = why;
+      return;
+    }
+  }
+  for (GlobalSection& section : sections) {
+    if (section.bytes == 0) continue;
+    if (cudaMalloc(&section.as_loaded, section.bytes) != cudaSuccess ||
+        cudaMemcpy(section.as_loaded, reinterpret_cast<const void*>(section.at), section.bytes, cudaMemcpyDeviceToDevice) != cudaSuccess)
+      throw std::runtime_error("the judge could not keep a copy of the __device__ variables of " + object);
+    globals_.push_back(section);
+  }
+}
+
+void StudentKernels::restore_globals(cudaStream_t stream) const {
+  if (!globals_unknown_.empty()) throw std::runtime_error(globals_unknown_);
+  for (const GlobalSection& section : globals_)
+    if (cudaMemcpyAsync(reinterpret_cast<void*>(section.at), section.as_loaded, section.bytes, cudaMemcpyDeviceToDevice, stream) !=
+        cudaSuccess)
+      throw std::runtime_error("setting the student's __device__ variables back to their loaded values failed");
+}
+
 StudentKernels::~StudentKernels() {
+  for (const GlobalSection& section : globals_) cudaFree(section.as_loaded);
   for (CUlibrary library : libraries_) driver().unload(library);
 }
 
@@ -177,10 +272,12 @@ void StudentKernels::replay(const plan::Plan& plan, cudaStream_t stream) const {
         std::memcpy(storage.back().data(), argument.data(), argument.size());
       }
       for (auto& slot : storage) arguments.push_back(slot.data());
+      mark_launch_start(stream);  // events only while the grader times each launch (launch_log.h)
       check(driver().launch(reinterpret_cast<CUfunction>(kernel.handle), launch->grid.x, launch->grid.y, launch->grid.z,
                            launch->block.x, launch->block.y, launch->block.z, launch->dynamic_shared_bytes,
                            reinterpret_cast<CUstream>(stream), arguments.empty() ? nullptr : arguments.data(), nullptr),
             "launching " + launch->kernel);
+      mark_launch_end(stream);
     } else if (const auto* upload = std::get_if<plan::Upload>(&operation)) {
       if (cudaMemcpyAsync(reinterpret_cast<void*>(upload->destination), upload->bytes.data(), upload->bytes.size(),
                           cudaMemcpyHostToDevice, stream) != cudaSuccess)

@@ -48,8 +48,25 @@ class StudentKernels {
   // std::runtime_error, with the driver's words, when a launch is refused.
   void replay(const plan::Plan& plan, cudaStream_t stream) const;
 
+  // [fresh-module]: sets every writable global variable of the student's GPU code (`__device__`,
+  // `__managed__`, a function's `static __device__`) back to what it held when loaded, on `stream`,
+  // so that nothing a kernel wrote there reaches the next call. Throws std::runtime_error where the
+  // variables could not be found when the code was loaded (why_globals_unknown()).
+  void restore_globals(cudaStream_t stream) const;
+  const std::string& why_globals_unknown() const { return globals_unknown_; }
+
  private:
   void load(const std::string& object);  // its fat binaries' kernels, added to kernels_ and names_
+  // Finds where the loaded image's global sections lie (one symbol found by name places a whole
+  // section) and keeps a copy of what they hold as loaded.
+  void keep_globals(CUlibrary library, const std::string& fat_binary, const std::string& object);
+  struct GlobalSection {
+    CUdeviceptr at = 0;
+    std::size_t bytes = 0;
+    void* as_loaded = nullptr;  // a device copy of the section as loaded
+  };
+  std::vector<GlobalSection> globals_;
+  std::string globals_unknown_;
   struct Kernel {
     CUkernel handle = nullptr;
     std::vector<std::size_t> parameter_sizes;

@@ -1,10 +1,24 @@
 #include "session.h"
 
+#include <sys/random.h>
+
+#include <stdexcept>
+
 namespace workbook {
 
 Session& session() {
   static Session instance;
   return instance;
+}
+
+void Session::start_drawing_for_a_step() {
+  draws = 0;
+  if (data_key_given) return;
+  // The kernel's random source (getrandom): nothing of the student's sees it, and no two steps share a key.
+  std::uint64_t key = 0;
+  if (getrandom(&key, sizeof key, 0) != static_cast<ssize_t>(sizeof key))
+    throw std::runtime_error("the grader could not draw a key for its inputs from the system's random source");
+  data_key = key;
 }
 
 // A failed row names the defence that failed it, in a column of its own.

@@ -18,7 +18,13 @@
 namespace workbook {
 
 struct Session {
-  std::uint64_t seed = 0;     // printed at start; --seed=N replays a run
+  std::uint64_t seed = 0;     // printed at start; --seed=N replays a run's drawn sizes
+  // [secret-inputs]: the key every input value of a step is drawn from, drawn afresh for each step
+  // from the operating system's random source and kept in this process alone (the judge, which no
+  // process of the student's can read), so that no code of the student's can compute an input instead
+  // of reading it. Named in the log after its step has ended; --data-key=K draws the same values again.
+  std::uint64_t data_key = 0;
+  bool data_key_given = false;
   std::uint64_t draws = 0;
   std::vector<StepRow> rows;  // recorded by this process's test cases, printed at the end
   // --correctness-only: check results on small shapes and time nothing. For runs under
@@ -51,9 +57,14 @@ struct Session {
   int compute_capability = 0;
   int not_applicable_steps = 0;  // test cases of this process that were not applicable
 
-  // A fresh seed for every input drawn, all derived from `seed`: one process runs one test case,
-  // so the same --seed and test case draw the same inputs again.
-  std::uint64_t next_seed() { return seed ^ (0x9E3779B97F4A7C15ull * ++draws); }
+  // A fresh seed for every input drawn, all derived from the step's data key (from `seed`, as before
+  // issue 61, with [secret-inputs] off): the same key and step draw the same inputs again.
+  std::uint64_t next_seed() {
+    const std::uint64_t root = disabled.contains(Defence::kSecretInputs) ? seed : data_key;
+    return root ^ (0x9E3779B97F4A7C15ull * ++draws);
+  }
+  // A step's key: --data-key's, or a fresh one; and the draws counted from the step's start.
+  void start_drawing_for_a_step();
 };
 
 Session& session();

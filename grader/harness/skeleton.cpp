@@ -1,5 +1,6 @@
 #include "skeleton.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -88,17 +89,59 @@ std::string with_cuda_advice(const std::string& reason, const std::string& step_
          " --sanitize runs the step's correctness cases under compute-sanitizer, which names it";
 }
 
-std::optional<LaunchRecord> main_launch(const std::vector<LaunchRecord>& launches) {
-  std::optional<LaunchRecord> heaviest;
-  int most_registers = -1;
-  for (const LaunchRecord& launch : launches) {
-    const int registers = resources_of(launch).registers_per_thread;
-    if (registers > most_registers) {
-      most_registers = registers;
-      heaviest = launch;
-    }
+void weigh_launches(std::vector<LaunchShare> launches, Measurement& m) {
+  m.launches = std::move(launches);
+  m.resources.reset();
+  m.occupancy = 0;
+  if (m.launches.empty()) return;
+  const auto most = [&](auto key) {
+    return std::max_element(m.launches.begin(), m.launches.end(), [&](const LaunchShare& a, const LaunchShare& b) { return key(a) < key(b); });
+  };
+  double total_ms = 0;
+  for (const LaunchShare& launch : m.launches) total_ms += launch.ms;
+  if (!defence_enabled(Defence::kWorkLaunches) || total_ms <= 0) {  // the launch holding the most registers, as before
+    m.resources = most([](const LaunchShare& l) { return l.resources.registers_per_thread; })->resources;
+    m.occupancy = m.resources->occupancy;
+    return;
   }
-  return heaviest;
+  m.resources = most([](const LaunchShare& l) { return l.ms; })->resources;
+  // The launches that do the work: the longest first, until they take kWorkShare of the call's time.
+  std::vector<LaunchShare> longest_first = m.launches;
+  std::stable_sort(longest_first.begin(), longest_first.end(), [](const LaunchShare& a, const LaunchShare& b) { return a.ms > b.ms; });
+  double covered_ms = 0;
+  for (const LaunchShare& launch : longest_first) {
+    if (covered_ms >= kWorkShare * total_ms) break;
+    covered_ms += launch.ms;
+    m.occupancy = std::max(m.occupancy, launch.resources.occupancy);
+  }
+}
+
+std::string occupancy_above(const Measurement& m, double limit) {
+  constexpr double kRounding = 1e-9;
+  if (m.launches.empty() || m.occupancy <= limit + kRounding) return "";
+  double total_ms = 0;
+  for (const LaunchShare& launch : m.launches) total_ms += launch.ms;
+  std::ostringstream why;
+  why << std::fixed << std::setprecision(2) << "the kernels ran at " << 100.0 * m.occupancy << "% theoretical occupancy";
+  if (m.launches.size() > 1 && total_ms > 0) {
+    why << " (the highest of the launches that take " << 100.0 * kWorkShare << "% of the call's time, longest first:";
+    for (std::size_t i = 0; i < m.launches.size(); ++i)
+      why << (i == 0 ? " " : ", ") << demangled(m.launches[i].resources.name) << " at " << 100.0 * m.launches[i].resources.occupancy
+          << "% for " << 100.0 * m.launches[i].ms / total_ms << "% of the time";
+    why << ')';
+  }
+  why << ", above the step's " << 100.0 * limit << "%";
+  int most_registers = -1;
+  double occupancy_of_heaviest = 1;
+  for (const LaunchShare& launch : m.launches)
+    if (launch.resources.registers_per_thread > most_registers) {
+      most_registers = launch.resources.registers_per_thread;
+      occupancy_of_heaviest = launch.resources.occupancy;
+    }
+  if (defence_enabled(Defence::kWorkLaunches) && occupancy_of_heaviest <= limit + kRounding)
+    return tagged(Defence::kWorkLaunches, why.str() + ". A step is judged at the occupancy of the launches that take its "
+                                                      "time: a launch that does little of the work does not set it");
+  return why.str();
 }
 
 std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
@@ -106,7 +149,7 @@ std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, cons
   for (int call = 0; call < calls; ++call) {
     // A changed input first: it is the cause, and a wrong output may only be its consequence.
     if (inputs[call].count > 0 && defence_enabled(Defence::kInputChanged))
-      return tagged(Defence::kInputChanged, "timed call " + std::to_string(call + 1) + " changed " +
+      return tagged(Defence::kInputChanged, "call " + std::to_string(call + 1) + " of the " + std::to_string(calls) + " calls checked changed " +
                                                 std::to_string(inputs[call].count) + " input elements, the first at [" +
                                                 std::to_string(inputs[call].first) + "]: inputs are read-only");
     const DeviceMismatches& out = outputs[call];
@@ -116,7 +159,7 @@ std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, cons
       why << "after the timed calls the output had " << out.count << " wrong elements, the first at [" << out.first << "]";
       return why.str();
     }
-    why << "call " << call + 1 << " of the " << calls << " timed calls (fresh inputs each, outputs poisoned before "
+    why << "call " << call + 1 << " of the " << calls << " calls checked (fresh inputs each, outputs poisoned before "
         << "each) left " << out.count << " wrong elements, the first at [" << out.first
         << "]: every call must compute the whole output from the inputs it is given";
     return tagged(Defence::kRememberedWork, why.str());

@@ -177,7 +177,7 @@ std::string Words::value(const std::string& what) {
   return words_[at_++];
 }
 
-std::string checked_seed(const std::string& text) {
+std::string checked_seed(const std::string& text, const std::string& flag) {
   std::size_t used = 0;
   try {
     if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) std::stoull(text, &used);
@@ -185,7 +185,7 @@ std::string checked_seed(const std::string& text) {
     used = 0;
   }
   if (used == 0 || used != text.size())
-    throw Fatal(kExitUsage, "--seed takes a whole number from 0 to 18446744073709551615, not '" + text + "'");
+    throw Fatal(kExitUsage, flag + " takes a whole number from 0 to 18446744073709551615, not '" + text + "'");
   return std::to_string(std::stoull(text));
 }
 

@@ -92,7 +92,7 @@ class Words {
 };
 
 // A seed the graders take: a whole number from 0 to 2^64 - 1, or a usage error that says so.
-std::string checked_seed(const std::string& text);
+std::string checked_seed(const std::string& text, const std::string& flag = "--seed");
 // A seed drawn from the machine's entropy, for a run that was not given one.
 std::string drawn_seed();
 

@@ -40,6 +40,8 @@ struct Request {
   std::vector<std::string> labs, steps;  // steps: ids, "04.1"; their labs are in labs
   std::string implementation = "starter", submission, points, seed, timeout_s = "300", sanitizer;
   std::string json, junit, results;
+  // --data-key: the key a step's grade.log names, to draw that step's inputs again (with its --seed).
+  std::string data_key;
   // grade-class's worker slot (--class-slot, one per GPU): a submission's build folder of its own,
   // so that students graded at once on several GPUs never build in the same folder.
   int class_slot = 0;
@@ -131,6 +133,7 @@ Request read_request(const Checkout& checkout, Words words) {
     if (word == "--submission") r.submission = checkout.from_caller(words.value("a folder or an archive"));
     else if (word == "--points") r.points = checkout.from_caller(words.value("a file"));
     else if (word == "--seed") r.seed = checked_seed(words.value("a value"));
+    else if (word == "--data-key") r.data_key = checked_seed(words.value("a value"), "--data-key");
     else if (word == "--solution") r.implementation = "solution";
     else if (word == "--sanitize") r.sanitizer = "compute-sanitizer";
     else if (word == "--no-device-trace") throw Fatal(kExitUsage, kNoDeviceTraceAnyMore);
@@ -267,6 +270,7 @@ struct Grading {
   explicit Grading(const Checkout& c) : checkout(c) {}
   const Checkout& checkout;
   std::string build_dir, results, implementation, seed, timeout_s, sanitizer;
+  std::string data_key;  // "" unless --data-key: then every step draws its inputs from it
   std::string judge_dir;  // where the labs' judges are built: the checkout's build
   bool judge = true;
   std::vector<std::string> labs, broken, missing, only_steps;
@@ -392,6 +396,7 @@ void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const 
   std::cout << "[workbook] " << lab << ' ' << step.name << " ... " << std::flush;
   std::vector<std::string> command = g.step_program(lab);
   command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed});
+  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
   command.insert(command.end(), bars.begin(), bars.end());
   const int status = run_step(g, lab, step, command);
   switch (status) {
@@ -433,6 +438,7 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
     ids += (ids.empty() ? "" : ",") + step.id;
   }
   command.insert(command.end(), {"--step=" + ids, "--seed=" + g.seed});
+  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
   command.insert(command.end(), bars.begin(), bars.end());
   const StepProcess p = step_process(g, lab + "-" + steps.front().id, command, steps.size());
   const double limit_s = std::stod(g.timeout_s);
@@ -519,6 +525,7 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
     if (g.judge) command.insert(command.end(), {"--report-api-errors", "no"});
     for (const std::string& word : g.step_program(lab)) command.push_back(word);
     command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed, "--correctness-only", "--exact-allocations"});
+  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
     const int status = run_step(g, lab, step, command);
     switch (status) {
       case 0: std::cout << "clean\n"; break;
@@ -551,6 +558,7 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
                                         "--page", "raw", "--print-units", "base", "--metrics", metrics};
     command.insert(command.end(), program.begin(), program.end());
     command.insert(command.end(), {"--profile=" + step.id, "--seed=" + g.seed});
+  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
     return command;
   };
   const std::string folder = g.results;
@@ -672,6 +680,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.results = r.results;
   g.implementation = submission ? "submission" : r.implementation;
   g.seed = r.seed.empty() ? drawn_seed() : r.seed;
+  g.data_key = r.data_key;
   g.timeout_s = r.timeout_s;
   g.sanitizer = r.sanitizer;
   g.judge = r.judge;

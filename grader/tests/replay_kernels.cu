@@ -33,4 +33,22 @@ void scale_then_reverse(float* data, std::size_t count, float factor, cudaStream
   workbook::launch(reverse_in_blocks_kernel, dim3(blocks), dim3(kThreads), 64 * 1024, stream, data, count);
 }
 
+// A kernel that keeps state in its module, as a memo kept across calls would: a global with a first
+// value (section .nv.global.init), a static one beside it, and a function's static alone in the
+// zeroed section (.nv.global), which only its neighbours' places can locate if the driver cannot
+// find a static by name. Each launch writes what they held and counts them up.
+__device__ int calls_so_far = 10;
+static __device__ int hidden_so_far = 3;
+
+namespace {
+__global__ void count_calls_kernel(int* seen) {
+  static __device__ int launched_so_far;
+  seen[0] = calls_so_far++;
+  seen[1] = hidden_so_far++;
+  seen[2] = launched_so_far++;
+}
+}  // namespace
+
+void count_calls(int* seen, cudaStream_t stream) { workbook::launch(count_calls_kernel, dim3(1), dim3(1), 0, stream, seen); }
+
 }  // namespace replay_test

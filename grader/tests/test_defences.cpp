@@ -64,3 +64,49 @@ TEST_CASE("a kernel's crash says which call, what it usually means, and how to f
   CHECK(workbook::with_cuda_advice("speedup 3.10x over the baseline, the bar is 4.07x", "02.2") ==
         "speedup 3.10x over the baseline, the bar is 4.07x");
 }
+
+namespace {
+LaunchShare launch_of(const char* name, int registers, double occupancy, double ms) {
+  LaunchShare share;
+  share.resources.name = name;
+  share.resources.registers_per_thread = registers;
+  share.resources.occupancy = occupancy;
+  share.ms = ms;
+  return share;
+}
+}  // namespace
+
+TEST_CASE("[work-launches]: a bar's occupancy is that of the launches that take the call's time") {
+  Measurement m;
+  SUBCASE("a decoy holding the most registers beside a full-occupancy copy sets nothing (02 decoy_launch, H100)") {
+    weigh_launches({launch_of("_Z5decoyv", 254, 0.0625, 0.0030), launch_of("_Z4copyv", 32, 1.0, 0.1300)}, m);
+    CHECK(m.resources->name == "_Z4copyv");
+    CHECK(m.occupancy == doctest::Approx(1.0));
+    const std::string why = occupancy_above(m, 0.0625);
+    CHECK(why.starts_with("[work-launches] the kernels ran at 100.00% theoretical occupancy"));
+    CHECK(why.find("decoy() at 6.25% for 2.26% of the time") != std::string::npos);
+  }
+  SUBCASE("a light helper beside the product does not set it (04.11's packing, H100)") {
+    weigh_launches({launch_of("_Z4packv", 40, 0.9375, 0.0217), launch_of("_Z4gemmv", 168, 0.1875, 0.9783)}, m);
+    CHECK(m.resources->name == "_Z4gemmv");
+    CHECK(m.occupancy == doctest::Approx(0.1875));
+    CHECK(occupancy_above(m, 0.20).empty());
+  }
+  SUBCASE("work split between two occupancies is held to the higher") {
+    weigh_launches({launch_of("_Z3lowv", 200, 0.0625, 0.55), launch_of("_Z4highv", 32, 1.0, 0.45)}, m);
+    CHECK(m.occupancy == doctest::Approx(1.0));
+    CHECK(occupancy_above(m, 0.0625).starts_with("[work-launches]"));
+  }
+  SUBCASE("one kernel at the wrong occupancy fails, untagged: no decoy, only the step's lesson") {
+    weigh_launches({launch_of("_Z4copyv", 32, 1.0, 0.13)}, m);
+    const std::string why = occupancy_above(m, 0.0625);
+    CHECK(why == "the kernels ran at 100.00% theoretical occupancy, above the step's 6.25%");
+  }
+  SUBCASE("with the defence off, the launch holding the most registers sets it, as before issue 61") {
+    session().disabled.insert(Defence::kWorkLaunches);
+    weigh_launches({launch_of("_Z5decoyv", 254, 0.0625, 0.0030), launch_of("_Z4copyv", 32, 1.0, 0.1300)}, m);
+    session().disabled.clear();
+    CHECK(m.resources->name == "_Z5decoyv");
+    CHECK(occupancy_above(m, 0.0625).empty());
+  }
+}

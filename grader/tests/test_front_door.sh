@@ -63,6 +63,7 @@ expect 2 "no lab '99'" in_folder "$root/labs/04_sgemm" ../../workbook grade 99
 expect 2 "from 0 to 18446744073709551615" "$root/workbook" grade --seed 99999999999999999999
 expect 2 "not ''" "$root/workbook" grade --seed=
 expect 2 "not '-1'" "$root/workbook" grade --seed=-1
+expect 2 "--data-key takes a whole number from 0 to 18446744073709551615, not 'abc'" "$root/workbook" grade --data-key abc
 expect 2 "cannot write" "$root/workbook" grade --json /nonexistent-folder/results.json
 expect 2 "cannot write" "$root/workbook" grade --junit /nonexistent-folder/junit.xml
 expect 2 "not a preset" env WORKBOOK_PRESET=bogus "$root/workbook" setup
@@ -235,6 +236,7 @@ expect 0 "04.10  packed cp.async pipeline" "$root/workbook" list
 
 # The grader binary's own flags.
 expect 2 "--seed=N" "$grader" --seed 5
+expect 2 "--data-key takes a non-negative whole number, not 'x'" "$grader" --data-key=x
 expect 2 "unknown flag '--bogus'" "$grader" --bogus
 expect 2 "--as-compute-capability takes a compute capability" "$grader" --as-compute-capability=9.0 "--test-case=02.1*"
 echo "02.1 1 fast 95" >"$scratch/bad.bars"

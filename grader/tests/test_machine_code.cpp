@@ -111,6 +111,16 @@ TEST_CASE("a kernel that can wait for another block loads at GPU or system scope
   CHECK(watches_other_blocks("ATOM.E.CAS.STRONG.GPU PT, R3, [R4.64], R2, R5 ;"));
   CHECK(watches_other_blocks("MEMBAR.SC.GPU ;"));
   CHECK(watches_other_blocks("MEMBAR.ALL.SYS ;"));
+  // Loads that read past L1 without a strong order (issue 61): cp.async, the copy engine, ld.cg, and
+  // plain loads after an L1 invalidation.
+  CHECK(watches_other_blocks("LDGSTS.E.BYPASS.128 [R5], desc[UR6][R2.64] ;"));
+  CHECK(watches_other_blocks("LDGSTS.E [R5+0x10], desc[UR6][R2.64+0x10] ;"));
+  CHECK(watches_other_blocks("UBLKCP.S.G [UR8], [UR4], UR10 ;"));
+  CHECK(watches_other_blocks("UTMALDG.2D [UR8], [UR4] ;"));
+  CHECK(watches_other_blocks("LDG.E.BYPASS.64 R4, desc[UR4][R2.64] ;"));
+  CHECK(watches_other_blocks("CCTL.IVALL ;"));
+  CHECK_FALSE(watches_other_blocks("LDG.E.128 R4, desc[UR4][R2.64] ;"));
+  CHECK_FALSE(watches_other_blocks("STG.E.64.STRONG.GPU desc[UR4][R2.64], R6 ;"));  // a store publishes, it does not watch
   CHECK_FALSE(watches_other_blocks("ATOMS.ADD R3, [R2], R4 ;"));  // shared memory
   CHECK_FALSE(watches_other_blocks("LDG.E.STRONG.CTA R4, desc[UR4][R2.64] ;"));
   CHECK_FALSE(watches_other_blocks("LDG.E.CONSTANT R4, desc[UR4][R2.64] ;"));

@@ -6,6 +6,7 @@
 // usage: replay_check OBJECT   (the library holding replay_kernels.cu)
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <iostream>
@@ -22,6 +23,7 @@
 
 namespace replay_test {
 void scale_then_reverse(float* data, std::size_t count, float factor, cudaStream_t stream);
+void count_calls(int* seen, cudaStream_t stream);
 }
 
 namespace {
@@ -53,6 +55,20 @@ int main(int argc, char** argv) {
     expect(!fat_binaries.empty() && images == workbook::gpu_code_in_file(argv[1]),
            "the object's " + std::to_string(fat_binaries.size()) + " fat binaries, each whole, hold its GPU code (" +
                workbook::listed(images) + ")");
+    // The module's writable globals, each section with its symbols, in every machine-code image.
+    std::set<std::string> globals;
+    for (const std::string& fat_binary : fat_binaries)
+      for (const workbook::GlobalsImage& image : workbook::device_globals_in_fat_binary(fat_binary))
+        for (const workbook::GlobalsImage::Section& section : image.sections)
+          for (const workbook::GlobalsImage::Symbol& symbol : section.symbols) globals.insert(section.name + " " + symbol.name);
+    const auto has = [&](const std::string& section, const std::string& part) {
+      return std::any_of(globals.begin(), globals.end(), [&](const std::string& g) {
+        return g.starts_with(section + " ") && g.find(part) != std::string::npos;
+      });
+    };
+    expect(has(".nv.global.init", "calls_so_far") && has(".nv.global.init", "hidden_so_far") &&
+               has(".nv.global", "launched_so_far") && globals.size() == 3,
+           "the machine code's symbol tables list the module's three writable globals, the statics included");
   } catch (const std::exception& error) {
     expect(false, std::string("reading the object's fat binaries: ") + error.what());
   }
@@ -128,6 +144,30 @@ int main(int argc, char** argv) {
            "a fill of memory the judge did not give this call is refused");
     cudaFree(launched);
     cudaFree(replayed);
+
+    // [fresh-module]: what a kernel kept in its module's globals is set back before the next call.
+    int* seen = nullptr;
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&seen), 3 * sizeof(int)));
+    workbook::clear_recorded_launches();
+    workbook::planning_launches() = true;
+    replay_test::count_calls(seen, stream);
+    workbook::planning_launches() = false;
+    const workbook::plan::Plan counting = workbook::plan::decode_plan(workbook::plan::encode(workbook::plan_of_recorded_launches()));
+    workbook::clear_recorded_launches();
+    const auto seen_now = [&] {
+      std::vector<int> values(3);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      CUDA_CHECK(cudaMemcpy(values.data(), seen, sizeof(int) * 3, cudaMemcpyDeviceToHost));
+      return values;
+    };
+    kernels.replay(counting, stream);
+    kernels.replay(counting, stream);
+    expect(seen_now() == std::vector<int>{11, 4, 1}, "a second launch sees what the first left in the module's globals");
+    expect(kernels.why_globals_unknown().empty(), "the judge found every global section: " + kernels.why_globals_unknown());
+    kernels.restore_globals(stream);
+    kernels.replay(counting, stream);
+    expect(seen_now() == std::vector<int>{10, 3, 0}, "set back, the globals hold their first values again, statics included");
+    cudaFree(seen);
   } catch (const std::exception& error) {
     std::cout << "FAIL: " << error.what() << '\n';
     return 1;

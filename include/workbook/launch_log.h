@@ -28,6 +28,15 @@ struct LaunchRecord {
 std::vector<LaunchRecord>& recorded_launches();
 void clear_recorded_launches();
 
+// The GPU time of each launch of one call, for the grader: between start_timing_launches() and
+// stop_timing_launches(), workbook::launch() (and a judge's replay) records an event on the launch's
+// stream just before and just after each kernel. stop_timing_launches() waits for them and returns
+// each launch's milliseconds, in launch order. Outside that window the marks do nothing.
+void start_timing_launches();
+void mark_launch_start(cudaStream_t stream);
+void mark_launch_end(cudaStream_t stream);
+std::vector<double> stop_timing_launches();
+
 // True in the planner (the trust boundary, shared/DESIGN.md): the process that runs a launcher to
 // learn what it would launch. There workbook::launch() records each launch with its arguments and
 // launches nothing; the judge, which runs none of the launcher's host code, replays the record.

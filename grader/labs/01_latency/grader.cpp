@@ -465,10 +465,9 @@ struct LatencyLab {
 
   // The lesson is the occupancy: a step measured at 6.25% must run there.
   static std::string extra_requirement(const Step&, const Condition& shape, const workbook::Measurement& m) {
-    const double occupancy = 100.0 * m.resources->occupancy;
-    if (shape.blocks_per_sm == 0 || occupancy <= shape.occupancy_percent() + 1e-9) return "";
-    return "the kernel ran at " + fixed(occupancy, 2) + "% occupancy but this step is measured at " +
-           fixed(shape.occupancy_percent(), 2) + "%: launch it with problem.occupancy_padding_bytes of dynamic shared memory";
+    if (shape.blocks_per_sm == 0) return "";
+    const std::string why = workbook::occupancy_above(m, shape.occupancy_percent() / 100.0);
+    return why.empty() ? "" : why + ": launch the chains with problem.occupancy_padding_bytes of dynamic shared memory";
   }
 };
 

@@ -194,12 +194,9 @@ struct MemoryLab {
 
   // The lesson is the occupancy: a step measured at 6.25% must run there.
   static std::string extra_requirement(const Step&, const Condition& shape, const workbook::Measurement& m) {
-    const double occupancy = 100.0 * m.resources->occupancy;
-    if (shape.blocks_per_sm == 0 || occupancy <= shape.occupancy_percent() + 1e-9) return "";
-    std::ostringstream why;
-    why << std::fixed << std::setprecision(2) << "the kernel ran at " << occupancy << "% occupancy but this step is measured at "
-        << shape.occupancy_percent() << "%: launch it with problem.occupancy_padding_bytes of dynamic shared memory";
-    return why.str();
+    if (shape.blocks_per_sm == 0) return "";
+    const std::string why = workbook::occupancy_above(m, shape.occupancy_percent() / 100.0);
+    return why.empty() ? "" : why + ": launch the copy with problem.occupancy_padding_bytes of dynamic shared memory";
   }
 };
 
@@ -227,7 +224,7 @@ void bench(const std::string& csv_path) {
         if (!m.failure.empty()) return m.failure;
         const double bytes_per_thread = static_cast<double>(kTimedFloats * sizeof(float)) /
                                         (double(m.resources->grid_blocks) * m.resources->threads_per_block);
-        csv.row({step.name(), bytes_per_thread, shape.threads_per_block, blocks_per_sm, 100.0 * m.resources->occupancy,
+        csv.row({step.name(), bytes_per_thread, shape.threads_per_block, blocks_per_sm, 100.0 * m.occupancy,
                  m.candidate_ms, m.rate(), m.percent_of_reference()});
         std::cout << std::left << std::setw(40) << step.name() << std::setw(34) << shape.describe() << std::fixed
                   << std::setprecision(0) << std::setw(7) << m.rate() << " GB/s " << std::setprecision(1)

@@ -230,12 +230,8 @@ struct SgemmLab {
   }
   static std::vector<Condition> info_conditions(const Step&) { return {}; }
   static std::string extra_requirement(const Step&, const Condition& shape, const workbook::Measurement& m) {
-    if (!m.resources || m.resources->occupancy <= shape.max_occupancy) return "";
-    std::ostringstream why;
-    why << std::fixed << std::setprecision(1) << "theoretical occupancy " << 100.0 * m.resources->occupancy
-        << "%: the point of this step is cuBLAS's speed from fewer, fuller threads, at most "
-        << 100.0 * shape.max_occupancy << "%";
-    return why.str();
+    const std::string why = workbook::occupancy_above(m, shape.max_occupancy);
+    return why.empty() ? "" : why + ": the point of this step is cuBLAS's speed from fewer, fuller threads";
   }
 
   static std::vector<CaseSpec> correctness_cases() {
@@ -350,11 +346,11 @@ void bench(const std::string& csv_path) {
         const std::string name = curve.name();
         const double cublas_gflop_per_s = shape.flops() / (m.reference_ms * 1e6);
         csv.row({name, shape.m, shape.n, shape.k, m.candidate_ms, m.rate(), m.percent_of_reference(), cublas_gflop_per_s,
-                 100.0 * m.resources->occupancy, m.resources->registers_per_thread, shared_bytes_per_flop(curve.id)});
+                 100.0 * m.occupancy, m.resources->registers_per_thread, shared_bytes_per_flop(curve.id)});
         std::cout << std::left << std::setw(36) << name << std::setw(22) << shape.describe() << std::fixed
                   << std::setprecision(0) << std::setw(7) << m.rate() << " GFLOP/s " << std::setprecision(1)
                   << std::setw(6) << m.percent_of_reference() << "% of cuBLAS (" << std::setprecision(0)
-                  << cublas_gflop_per_s << ")  occupancy " << 100.0 * m.resources->occupancy << "%, "
+                  << cublas_gflop_per_s << ")  occupancy " << 100.0 * m.occupancy << "%, "
                   << m.resources->registers_per_thread << " regs\n";
         return std::string();
       });

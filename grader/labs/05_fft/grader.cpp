@@ -227,11 +227,8 @@ struct FftLab {
     return note.str();
   }
   static std::string extra_requirement(const Step&, const Condition& batch, const workbook::Measurement& m) {
-    if (!m.resources || m.resources->occupancy <= batch.max_occupancy) return "";
-    std::ostringstream why;
-    why << std::fixed << std::setprecision(1) << "theoretical occupancy " << 100.0 * m.resources->occupancy
-        << "%: the point of this step is the same speed at lower occupancy, at most " << 100.0 * batch.max_occupancy << "%";
-    return why.str();
+    const std::string why = workbook::occupancy_above(m, batch.max_occupancy);
+    return why.empty() ? "" : why + ": the point of this step is the same speed at lower occupancy";
   }
 
   static std::vector<CaseSpec> correctness_cases() {
