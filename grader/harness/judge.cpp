@@ -120,6 +120,9 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   // The planner runs as the judge's user: undumpable, the judge's memory and descriptors are closed
   // to it (no ptrace, no /proc/<judge>/mem or /fd), as to any process of that user but root.
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) throw std::runtime_error("the judge could not close itself to its planner");
+  // Whatever a planner starts and leaves behind is the judge's to end before anything is timed
+  // (issue 62: a process left running contended for the GPU while the baseline was timed).
+  adopt_what_planners_leave();
   // No device heap: a kernel's malloc() returns null, so no allocation of one call's is left for the
   // next to find ([fresh-module]). No lab needs one; printf's buffer is not the heap.
   if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 0) != cudaSuccess) cudaGetLastError();  // a runtime that keeps a heap: no error left behind

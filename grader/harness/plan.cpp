@@ -1,5 +1,7 @@
 #include "plan.h"
 
+#include <poll.h>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -255,10 +257,22 @@ void send_message(int fd, std::string_view message) {
   }
 }
 
-std::optional<std::string> receive_message(int fd) {
+std::optional<std::string> receive_message(int fd, const std::function<bool()>& writer_alive) {
+  // Waits until the pipe has something to read (or has ended), asking after the writer while it is silent.
+  const auto wait_for_bytes = [&] {
+    if (!writer_alive) return;
+    for (;;) {
+      pollfd ready{fd, POLLIN, 0};
+      const int found = ::poll(&ready, 1, 50);
+      if (found > 0) return;
+      if (found < 0 && errno != EINTR) throw std::runtime_error("waiting for a message on the pipe failed");
+      if (found == 0 && !writer_alive()) throw std::runtime_error("the process that writes the pipe ended");
+    }
+  };
   // Reads exactly `count` bytes into `into`; false when the pipe ends before the first.
-  const auto read_exactly = [fd](char* into, std::size_t count, bool may_end) {
+  const auto read_exactly = [&](char* into, std::size_t count, bool may_end) {
     for (std::size_t got = 0; got < count;) {
+      wait_for_bytes();
       const ssize_t n = ::read(fd, into + got, count - got);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) throw std::runtime_error("reading a message from the pipe failed");

@@ -84,7 +84,10 @@ Request decode_request(std::string_view bytes);
 // pipe ends before a message starts, and throws std::runtime_error when it ends inside one or a
 // length over kMaxBytes is announced. Both retry on EINTR.
 void send_message(int fd, std::string_view message);
-std::optional<std::string> receive_message(int fd);
+// `writer_alive`, where given, is asked whenever the pipe has been silent for 50 ms: false ends the
+// wait with std::runtime_error ("the process that writes it ended"), so that a writer that died
+// while another process still holds the pipe open (one it started) is not waited for.
+std::optional<std::string> receive_message(int fd, const std::function<bool()>& writer_alive = {});
 
 // What a plan is checked against.
 struct Buffer {  // a device allocation the judge gave for this call

@@ -1,14 +1,21 @@
 #include "planner_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 #include <thread>
+#include <vector>
 
 namespace workbook {
 
@@ -19,16 +26,57 @@ void close_if_open(int& fd) {
   fd = -1;
 }
 
+// The processes whose parent is this one, from /proc.
+std::vector<pid_t> children() {
+  std::vector<pid_t> found;
+  const pid_t self = ::getpid();
+  DIR* processes = ::opendir("/proc");
+  if (processes == nullptr) return found;
+  while (const dirent* entry = ::readdir(processes)) {
+    const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+    if (pid <= 0) continue;
+    std::ifstream status("/proc/" + std::string(entry->d_name) + "/status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("PPid:", 0) == 0) {
+        if (std::atoi(line.c_str() + 5) == self) found.push_back(pid);
+        break;
+      }
+  }
+  ::closedir(processes);
+  return found;
+}
+
 }  // namespace
+
+void adopt_what_planners_leave() {
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) throw std::runtime_error("the judge could not adopt its planners' orphans");
+}
+
+std::string end_every_child() {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < until) {
+    const std::vector<pid_t> left = children();
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    if (left.empty()) return "";
+    for (pid_t pid : left) ::kill(pid, SIGKILL);
+    for (pid_t pid : left) ::waitpid(pid, nullptr, 0);  // each orphan of theirs is this process's child next
+  }
+  return "processes your file's host code started would not end";
+}
 
 PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
   if (command.empty()) throw std::logic_error("a planner needs a command");
   ::signal(SIGPIPE, SIG_IGN);  // a planner that died makes a write fail, not end the judge
-  int to_planner[2], from_planner[2];
+  int to_planner[2], from_planner[2], printed[2];
   if (::pipe2(to_planner, O_CLOEXEC) != 0) throw std::runtime_error("no pipe for the planner");
   if (::pipe2(from_planner, O_CLOEXEC) != 0) {
     ::close(to_planner[0]);
     ::close(to_planner[1]);
+    throw std::runtime_error("no pipe for the planner");
+  }
+  if (::pipe2(printed, O_CLOEXEC) != 0) {
+    for (int fd : {to_planner[0], to_planner[1], from_planner[0], from_planner[1]}) ::close(fd);
     throw std::runtime_error("no pipe for the planner");
   }
   std::vector<char*> argv;
@@ -40,19 +88,39 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
     // close-on-exec (a step's rows arrive on an inherited one). The pipes may be 3 or 4 already:
     // moved above them first, so that dup2 never copies onto itself (which would leave close-on-exec
     // set) or onto the other pipe.
+    ::setpgid(0, 0);  // a group of its own, which everything it starts joins unless it leaves
     const int requests = ::fcntl(to_planner[0], F_DUPFD_CLOEXEC, 10), plans = ::fcntl(from_planner[1], F_DUPFD_CLOEXEC, 10);
     if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(127);
+    if (::dup2(printed[1], 1) < 0 || ::dup2(printed[1], 2) < 0) ::_exit(127);  // its prints: to the judge, labelled
     if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(127);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
+  if (pid_ > 0) {
+    ::setpgid(pid_, pid_);  // as the child does, so that the group exists whichever runs first
+    group_ = pid_;
+  }
   ::close(to_planner[0]);
   ::close(from_planner[1]);
+  ::close(printed[1]);
+  output_ = printed[0];
+  reader_ = std::thread([this] {
+    char chunk[4096];
+    for (;;) {
+      const ssize_t n = ::read(output_, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;  // every process of theirs has closed it
+      printed_bytes_ += static_cast<std::size_t>(n);
+      if (printed_.size() < kShownOutputBytes)
+        printed_.append(chunk, std::min(static_cast<std::size_t>(n), kShownOutputBytes - printed_.size()));
+    }
+  });
   requests_ = to_planner[1];
   plans_ = from_planner[0];
   if (pid_ < 0) {
     close_if_open(requests_);
     close_if_open(plans_);
+    show_output();  // the pipe's only writer is gone: the reader ends at once
     throw std::runtime_error("the planner could not be started");
   }
 }
@@ -60,13 +128,34 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
 PlannerProcess::~PlannerProcess() {
   close_if_open(requests_);  // the planner's loop ends at the end of its requests
   close_if_open(plans_);
-  if (pid_ <= 0) return;
-  for (int waited_ms = 0; waited_ms < 1000; waited_ms += 10) {
-    if (::waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (pid_ > 0) {
+    bool ended = false;
+    for (int waited_ms = 0; waited_ms < 1000 && !ended; waited_ms += 10) {
+      ended = ::waitpid(pid_, nullptr, WNOHANG) == pid_;
+      if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!ended) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
   }
-  ::kill(pid_, SIGKILL);
-  ::waitpid(pid_, nullptr, 0);
+  if (group_ > 0) ::kill(-group_, SIGKILL);  // what it started and left in its group
+  end_every_child();  // and what left the group, adopted as orphans (adopt_what_planners_leave())
+  show_output();
+}
+
+void PlannerProcess::show_output() {
+  if (reader_.joinable()) reader_.join();  // every writer has ended: the pipe is at its end
+  close_if_open(output_);
+  if (printed_bytes_ == 0) return;
+  std::cout << "[workbook] what your file's host code printed (each line after \"| \"; the grader's own lines never "
+               "start so):\n";
+  std::istringstream lines(printed_);
+  for (std::string line; std::getline(lines, line);) std::cout << "| " << line << '\n';
+  if (printed_bytes_ > printed_.size())
+    std::cout << "[workbook] and " << printed_bytes_ - printed_.size() << " bytes more, not shown (at most "
+              << kShownOutputBytes << " are)\n";
+  std::cout.flush();
 }
 
 std::string PlannerProcess::how_it_ended() {
@@ -106,7 +195,11 @@ plan::Plan PlannerProcess::call(const plan::Request& request) {
   std::optional<std::string> message;
   try {
     plan::send_message(requests_, plan::encode(request));
-    message = plan::receive_message(plans_);
+    // Not waited for once it has ended, even where a process it started holds the pipe open.
+    message = plan::receive_message(plans_, [this] {
+      siginfo_t ended{};
+      return ::waitid(P_PID, static_cast<id_t>(pid_), &ended, WEXITED | WNOHANG | WNOWAIT) == 0 && ended.si_pid == 0;
+    });
   } catch (const std::runtime_error&) {
     message.reset();
   }

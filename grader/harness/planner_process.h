@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <thread>
 #include <vector>
 
 #include "plan.h"
@@ -17,11 +18,17 @@
 
 namespace workbook {
 
+// At most this much of what a student's host code prints is shown in a step's log.
+inline constexpr std::size_t kShownOutputBytes = 64 * 1024;
+
 class PlannerProcess {
  public:
   // Starts `command` (the planner binary and its arguments). Throws std::runtime_error when it cannot.
   explicit PlannerProcess(const std::vector<std::string>& command);
-  ~PlannerProcess();  // ends the planner (closes its requests, then kills it if it lingers)
+  // Ends the planner (closes its requests, then kills it if it lingers), and then every process it
+  // started: its process group, and whatever reached this process as an orphan (see
+  // adopt_what_planners_leave()), each killed and reaped. Nothing of the student's runs after it.
+  ~PlannerProcess();
   PlannerProcess(const PlannerProcess&) = delete;
   PlannerProcess& operator=(const PlannerProcess&) = delete;
 
@@ -31,9 +38,25 @@ class PlannerProcess {
 
  private:
   std::string how_it_ended();
-  pid_t pid_ = -1;
+  pid_t pid_ = -1, group_ = -1;
   int requests_ = -1, plans_ = -1;
+  // What the student's code prints (the planner's standard output and error, and its children's):
+  // read as it comes, kept up to kShownOutputBytes, and shown labelled once every process of
+  // theirs has ended (show_output()), never as the grader's own lines.
+  int output_ = -1;
+  std::thread reader_;
+  std::string printed_;
+  std::size_t printed_bytes_ = 0;
+  void show_output();
 };
+
+// Makes this process the reaper of every orphan among its descendants (PR_SET_CHILD_SUBREAPER):
+// a process a planner starts and leaves behind (a double fork, a new session) becomes this process's
+// child, and ~PlannerProcess() ends it, before anything is timed. The judge calls it once at start.
+void adopt_what_planners_leave();
+// Kills and reaps every child of this process, and the children that reach it as those die; "" or
+// why some would not end within a few seconds.
+std::string end_every_child();
 
 // What a function of the lab that only computes on the host returns (a workspace size, 01.3's
 // occupancy), asked of the planner: none of the student's code runs in the judge. Its failure is

@@ -1,6 +1,7 @@
 // A "student's" host code for the planner test (test_planner_process.cpp): a function of each kind
 // the judge asks a planner for, served on descriptors 3 and 4 as a lab's planner serves its own.
 #include <dirent.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdio>
@@ -56,6 +57,42 @@ int descriptors_beyond_the_protocol(int) {
   return count;
 }
 
+// A process left behind as a daemon is: a fork that starts a session of its own and forks again,
+// the middle one exiting at once, so that the last is no child of the planner's and in no group of
+// its. It sleeps, as one that kept the GPU busy would run on. Its pid is the answer.
+int leaves_a_process_behind(int) {
+  int pid_pipe[2];
+  if (::pipe(pid_pipe) != 0) return -1;
+  const pid_t middle = ::fork();
+  if (middle == 0) {
+    ::setsid();
+    const pid_t last = ::fork();
+    if (last == 0) {
+      // Its standard streams closed, as a daemon's are (and so that a test that fails is not held
+      // open by it).
+      for (int fd = 0; fd < 3; ++fd) ::close(fd);
+      for (;;) ::sleep(1);
+    }
+    (void)!::write(pid_pipe[1], &last, sizeof last);
+    ::_exit(0);
+  }
+  pid_t last = -1;
+  (void)!::read(pid_pipe[0], &last, sizeof last);
+  ::close(pid_pipe[0]);
+  ::close(pid_pipe[1]);
+  return static_cast<int>(last);
+}
+
+// A planner that ends without answering while a process it started holds its pipes open: the judge
+// must not wait for an answer that cannot come.
+int dies_leaving_the_pipe_open(int) {
+  if (::fork() == 0) {
+    for (int fd = 0; fd < 3; ++fd) ::close(fd);  // the protocol's 3 and 4 kept open
+    for (;;) ::sleep(1);
+  }
+  ::_exit(3);
+}
+
 // A kernel launched past workbook::launch (what <<<...>>> compiles to): refused while planning, on
 // any machine, before anything reaches a GPU.
 void launches_past_workbook_launch(const Target& target, cudaStream_t stream) {
@@ -82,7 +119,9 @@ int main() {
                          workbook::student_function("launches_past_workbook_launch", launches_past_workbook_launch),
                          workbook::student_function("launches_with_chevrons", planner_test::launches_with_chevrons),
                          workbook::student_function("launches_through_workbook", planner_test::launches_through_workbook),
-                         workbook::student_function("crashes", crashes)},
+                         workbook::student_function("crashes", crashes),
+                         workbook::student_function("leaves_a_process_behind", leaves_a_process_behind),
+                         workbook::student_function("dies_leaving_the_pipe_open", dies_leaving_the_pipe_open)},
                         nullptr);
   return 0;
 }

@@ -5,12 +5,17 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <optional>
+#include <sstream>
 #include <vector>
 #include <variant>
 #include <stdexcept>
@@ -151,4 +156,39 @@ TEST_CASE("planner process: a planner that crashes is reported with how it ended
                        std::runtime_error);
   workbook::PlannerProcess missing({"/nonexistent/planner"});
   CHECK_THROWS_WITH_AS(missing.call({"workspace_bytes", {}}), doctest::Contains("it could not be started"), std::runtime_error);
+}
+
+TEST_CASE("planner process: a process the planner leaves behind ends with it, however it left (issue 62)") {
+  workbook::adopt_what_planners_leave();  // as the judge does at its start
+  int left = -1;
+  {
+    workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+    left = workbook::planned_answer<int>(planner, "leaves_a_process_behind", 0);
+    REQUIRE(left > 0);
+    CHECK(::kill(left, 0) == 0);  // running, in a session of its own, while the planner is
+  }
+  // Ended and reaped: not even a zombie is left.
+  CHECK(::kill(left, 0) == -1);
+  CHECK(errno == ESRCH);
+}
+
+TEST_CASE("planner process: a planner that ends without answering fails at once, though its child holds the pipe (issue 62)") {
+  workbook::adopt_what_planners_leave();
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  const auto began = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH_AS(workbook::planned_answer<int>(planner, "dies_leaving_the_pipe_open", 0),
+                       doctest::Contains("it exited with status 3"), std::runtime_error);
+  CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(3));
+}
+
+TEST_CASE("planner process: what the student's code prints is shown after it ends, each line labelled as theirs (issue 62)") {
+  std::ostringstream shown;
+  std::streambuf* const console = std::cout.rdbuf(shown.rdbuf());
+  {
+    workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+    workbook::planned_answer<Occupancy>(planner, "occupancy_of", Shape{3, 32}, 256);
+  }
+  std::cout.rdbuf(console);
+  CHECK(shown.str().find("[workbook] what your file's host code printed") != std::string::npos);
+  CHECK(shown.str().find("\n| occupancy_of: a student's debugging line, on standard output\n") != std::string::npos);
 }
