@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -107,6 +108,12 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
   reader_ = std::thread([this] {
     char chunk[4096];
     for (;;) {
+      // Asked every 50 ms whether the processes are over: a process that would not die must not
+      // keep the judge waiting for the end of the pipe.
+      pollfd ready{output_, POLLIN, 0};
+      const int found = ::poll(&ready, 1, 50);
+      if (found == 0 && stop_reading_) return;
+      if (found <= 0) continue;
       const ssize_t n = ::read(output_, chunk, sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return;  // every process of theirs has closed it
@@ -145,7 +152,8 @@ PlannerProcess::~PlannerProcess() {
 }
 
 void PlannerProcess::show_output() {
-  if (reader_.joinable()) reader_.join();  // every writer has ended: the pipe is at its end
+  stop_reading_ = true;  // every writer has ended (or would not): what is in the pipe is read, then no more
+  if (reader_.joinable()) reader_.join();
   close_if_open(output_);
   if (printed_bytes_ == 0) return;
   std::cout << "[workbook] what your file's host code printed (each line after \"| \"; the grader's own lines never "

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -45,6 +46,7 @@ class PlannerProcess {
   // theirs has ended (show_output()), never as the grader's own lines.
   int output_ = -1;
   std::thread reader_;
+  std::atomic<bool> stop_reading_{false};
   std::string printed_;
   std::size_t printed_bytes_ = 0;
   void show_output();
