@@ -143,7 +143,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   // each, fresh inputs and poisoned outputs; after each, its output and its inputs checked on the
   // device.
   const bool fresh = defence_enabled(Defence::kRememberedWork);
-  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs;
+  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs + 1;  // and the call timed launch by launch
   RunChecks output_checks(capacity), input_checks(capacity);
   std::vector<LaunchRecord> launches;
   TimedWork candidate;
@@ -188,8 +188,10 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   // One more call, each of its launches timed alone (an event before and after each): what the
   // call's time is spent on ([work-launches]). Fresh inputs and poisoned outputs before it, and its
   // output and inputs checked after it, as for every timed call.
-  RunChecks last_output(1), last_inputs(1);
-  candidate.before(stream, 0);
+  // Checked in the slot after the timed calls' (without [remembered-work], in the only one: the
+  // output the last call left, checked once).
+  const int last_call = fresh ? timings[1].calls : 0;
+  candidate.before(stream, last_call);
   start_timing_launches();
   try {
     candidate.run(stream);
@@ -198,20 +200,8 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     throw;
   }
   const std::vector<double> launch_ms = stop_timing_launches();
-  timed.check_output(stream, last_output.slot(0));
-  timed.arrays.count_changed_inputs(last_inputs.slot(0), stream);
-  std::vector<DeviceMismatches> outputs_checked = output_checks.download(), inputs_checked = input_checks.download();
-  int calls_checked = 1;
-  if (fresh) {  // every timed call's checks, then this one's
-    calls_checked = timings[1].calls + 1;
-    outputs_checked.resize(timings[1].calls);
-    inputs_checked.resize(timings[1].calls);
-  } else {  // without the defence: the output the last call left, checked once
-    outputs_checked.clear();
-    inputs_checked.clear();
-  }
-  outputs_checked.push_back(last_output.download()[0]);
-  inputs_checked.push_back(last_inputs.download()[0]);
+  timed.check_output(stream, output_checks.slot(last_call));
+  timed.arrays.count_changed_inputs(input_checks.slot(last_call), stream);
   // Asked once, after the timed runs: the queries cost host time that must not sit between events.
   std::vector<LaunchShare> shares;
   for (std::size_t i = 0; i < launches.size(); ++i)
@@ -226,7 +216,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
   if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
   m.failure = first_of({
-      first_failed_call(outputs_checked, inputs_checked, calls_checked, fresh),
+      first_failed_call(output_checks.download(), input_checks.download(), last_call + 1, fresh),
       guards,
       m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
                          "the grader can see its registers, shared memory and occupancy",
