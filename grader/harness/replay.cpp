@@ -1,15 +1,13 @@
 #include "replay.h"
 
-#include <cxxabi.h>
-
 #include <algorithm>
-#include <cstdlib>
-#include <map>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <variant>
 
 #include "gpu_code.h"
+#include "machine_code.h"
 #include "workbook/launch_log.h"
 
 namespace workbook {
@@ -63,15 +61,6 @@ void check(CUresult result, const std::string& what) {
   driver().error_name(result, &name);
   driver().error_string(result, &text);
   throw std::runtime_error(what + ": " + (name ? name : "CUDA error") + " (" + (text ? text : "no description") + ")");
-}
-
-// A mangled name as C++ writes it, for a message.
-std::string demangled_or_name(const std::string& name) {
-  int status = 0;
-  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  std::string result = status == 0 && text != nullptr ? text : name;
-  std::free(text);
-  return result;
 }
 
 }  // namespace
@@ -136,9 +125,9 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
   };
   std::map<std::string, Found> found;
   std::vector<std::string> not_found;
-  bool unreadable = false;
+  bool readable = false;
   for (const GlobalsImage& image : images) {
-    unreadable = unreadable || image.compressed;
+    readable = readable || !image.compressed;
     for (const GlobalsImage::Section& section : image.sections)
       for (const GlobalsImage::Symbol& symbol : section.symbols) {
         if (found.contains(symbol.name) || std::find(not_found.begin(), not_found.end(), symbol.name) != not_found.end()) continue;
@@ -147,11 +136,15 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
         else not_found.push_back(symbol.name);
       }
   }
-  if (found.empty() && not_found.empty() && !unreadable) return;  // no variable a kernel could keep anything in
+  if (!readable && !images.empty()) {  // nvcc leaves machine code uncompressed unless asked (-Xfatbin -compress-all)
+    globals_unknown_ = "the machine code of " + object + " is compressed: the judge cannot read its __device__ variables";
+    return;
+  }
+  if (found.empty() && not_found.empty()) return;  // no variable a kernel could keep anything in
   std::vector<GlobalSection> sections;
   for (const auto& [name, where] : found) sections.push_back({where.at, where.bytes, nullptr});
   if (!not_found.empty()) {
-    std::string why = "the judge cannot find where " + demangled_or_name(not_found.front()) + " (a __device__ variable of " +
+    std::string why = "the judge cannot find where " + demangled(not_found.front()) + " (a __device__ variable of " +
                       object + ") lies in device memory, to set it back before every call";
     bool placed = false;
     for (const GlobalsImage& image : images) {
