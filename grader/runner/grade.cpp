@@ -271,6 +271,12 @@ struct Grading {
   const Checkout& checkout;
   std::string build_dir, results, implementation, seed, timeout_s, sanitizer;
   std::string data_key;  // "" unless --data-key: then every step draws its inputs from it
+  // What a step's process draws from: the seed (its sizes), and the data key where one was given.
+  std::vector<std::string> drawing_arguments() const {
+    std::vector<std::string> words = {"--seed=" + seed};
+    if (!data_key.empty()) words.push_back("--data-key=" + data_key);
+    return words;
+  }
   std::string judge_dir;  // where the labs' judges are built: the checkout's build
   bool judge = true;
   std::vector<std::string> labs, broken, missing, only_steps;
@@ -395,8 +401,8 @@ std::string crashed_reason(const Grading& g, int status) {
 void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const std::vector<std::string>& bars) {
   std::cout << "[workbook] " << lab << ' ' << step.name << " ... " << std::flush;
   std::vector<std::string> command = g.step_program(lab);
-  command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed});
-  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
+  command.push_back("--step=" + step.id);
+  for (const std::string& word : g.drawing_arguments()) command.push_back(word);
   command.insert(command.end(), bars.begin(), bars.end());
   const int status = run_step(g, lab, step, command);
   switch (status) {
@@ -437,8 +443,8 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
     names.push_back(step.name);
     ids += (ids.empty() ? "" : ",") + step.id;
   }
-  command.insert(command.end(), {"--step=" + ids, "--seed=" + g.seed});
-  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
+  command.push_back("--step=" + ids);
+  for (const std::string& word : g.drawing_arguments()) command.push_back(word);
   command.insert(command.end(), bars.begin(), bars.end());
   const StepProcess p = step_process(g, lab + "-" + steps.front().id, command, steps.size());
   const double limit_s = std::stod(g.timeout_s);
@@ -524,8 +530,8 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
     // (replay.h), an API error by design; the student's own API calls run in the planner.
     if (g.judge) command.insert(command.end(), {"--report-api-errors", "no"});
     for (const std::string& word : g.step_program(lab)) command.push_back(word);
-    command.insert(command.end(), {"--step=" + step.id, "--seed=" + g.seed, "--correctness-only", "--exact-allocations"});
-  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
+    command.insert(command.end(), {"--step=" + step.id, "--correctness-only", "--exact-allocations"});
+    for (const std::string& word : g.drawing_arguments()) command.push_back(word);
     const int status = run_step(g, lab, step, command);
     switch (status) {
       case 0: std::cout << "clean\n"; break;
@@ -557,8 +563,8 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
     std::vector<std::string> command = {ncu, "--target-processes", "all", "--profile-from-start", "off", "--csv",
                                         "--page", "raw", "--print-units", "base", "--metrics", metrics};
     command.insert(command.end(), program.begin(), program.end());
-    command.insert(command.end(), {"--profile=" + step.id, "--seed=" + g.seed});
-  if (!g.data_key.empty()) command.push_back("--data-key=" + g.data_key);
+    command.push_back("--profile=" + step.id);
+    for (const std::string& word : g.drawing_arguments()) command.push_back(word);
     return command;
   };
   const std::string folder = g.results;
