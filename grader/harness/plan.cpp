@@ -1,7 +1,6 @@
 #include "plan.h"
 
 #include <poll.h>
-
 #include <unistd.h>
 
 #include <cerrno>

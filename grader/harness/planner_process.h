@@ -57,7 +57,7 @@ class PlannerProcess {
 // child, and ~PlannerProcess() ends it, before anything is timed. The judge calls it once at start.
 void adopt_what_planners_leave();
 // Kills and reaps every child of this process, and the children that reach it as those die; "" or
-// why some would not end within a few seconds.
+// why some would not end within a few seconds. So one planner at a time: ending one ends all.
 std::string end_every_child();
 
 // What a function of the lab that only computes on the host returns (a workspace size, 01.3's
