@@ -1,8 +1,18 @@
 #include "judge.h"
 
+#include <ext/stdio_filebuf.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
 #include <variant>
 
 #include "buffers.h"
@@ -35,18 +45,81 @@ plan::DeviceLimits limits_of_this_device() {
   return limits;
 }
 
+// What the student's kernels print with printf is theirs, not the grader's: the driver writes it to
+// this process's standard output (descriptor 1) whenever the GPU hands it over, where it would pass
+// for the grader's own lines in grade.log. So descriptor 1 becomes a pipe, drained by a thread of its
+// own (a kernel that prints without end never blocks the judge), and what came through, at most
+// kShownOutputBytes, is shown when the judge ends, each line after "| " as a planner's prints are;
+// the grader's own output (std::cout, and doctest's through it) goes where descriptor 1 went.
+struct KernelPrints {
+  int pipe_out = -1;
+  std::thread reader;
+  std::string kept;
+  std::size_t bytes = 0;
+};
+KernelPrints* kernel_prints = nullptr;  // never freed: it is read at exit, after static objects may be gone
+
+void show_what_kernels_printed() {
+  KernelPrints& prints = *kernel_prints;
+  if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();  // the last prints handed over
+  std::fflush(stdout);
+  ::close(1);  // the pipe's only writer: the reader reads to its end
+  if (prints.reader.joinable()) prints.reader.join();
+  if (prints.bytes == 0) return;
+  std::cout << "[workbook] what your file's kernels printed (each line after \"| \"; the grader's own lines never start "
+               "so):\n";
+  std::istringstream lines(prints.kept);
+  for (std::string line; std::getline(lines, line);) std::cout << "| " << line << '\n';
+  if (prints.bytes > prints.kept.size())
+    std::cout << "[workbook] and " << prints.bytes - prints.kept.size() << " bytes more, not shown (at most "
+              << kShownOutputBytes << " are)\n";
+  std::cout.flush();
+}
+
+void label_what_kernels_print() {
+  std::cout.flush();
+  std::fflush(stdout);
+  int ends[2];
+  const int grader_out = ::fcntl(1, F_DUPFD_CLOEXEC, 10);
+  if (grader_out < 0 || ::pipe2(ends, O_CLOEXEC) != 0 || ::dup2(ends[1], 1) < 0)
+    throw std::runtime_error("the judge could not set its standard output apart from the kernels' prints");
+  ::close(ends[1]);
+  // The grader's lines, each written as it is made (unitbuf), so that they and the kernels' keep their order.
+  static auto* grader_lines = new __gnu_cxx::stdio_filebuf<char>(grader_out, std::ios::out);
+  std::cout.rdbuf(grader_lines);
+  std::cout.setf(std::ios::unitbuf);
+  kernel_prints = new KernelPrints;
+  kernel_prints->pipe_out = ends[0];
+  kernel_prints->reader = std::thread([prints = kernel_prints] {
+    char chunk[4096];
+    for (;;) {
+      const ssize_t n = ::read(prints->pipe_out, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;
+      prints->bytes += static_cast<std::size_t>(n);
+      if (prints->kept.size() < kShownOutputBytes)
+        prints->kept.append(chunk, std::min(static_cast<std::size_t>(n), kShownOutputBytes - prints->kept.size()));
+    }
+  });
+  std::atexit(show_what_kernels_printed);
+}
+
 }  // namespace
 
 Judge::Judge(std::string planner, const std::vector<std::string>& device_code)
     : planner_binary_(std::move(planner)), kernels_(device_code), limits_(limits_of_this_device()) {
   // Started now, not at the first call: its start-up (its program loaded; no CUDA context, which it
-  // makes only if a launcher asks the runtime something) overlaps the judge's own, before anything is
-  // timed, instead of adding to every step's time.
+  // cannot make) overlaps the judge's own, before anything is timed, instead of adding to every
+  // step's time.
   Judge::planner();
 }
 
 PlannerProcess& Judge::planner() {
-  if (!planner_) planner_ = std::make_unique<PlannerProcess>(std::vector<std::string>{planner_binary_});
+  // Its questions (what the runtime would answer with a GPU: the planner has none) answered from the
+  // student's kernels as loaded here.
+  if (!planner_)
+    planner_ = std::make_unique<PlannerProcess>(std::vector<std::string>{planner_binary_},
+                                                [this](const plan::Question& question) { return kernels_.answer(question); });
   return *planner_;
 }
 
@@ -123,6 +196,11 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   // Whatever a planner starts and leaves behind is the judge's to end before anything is timed
   // (issue 62: a process left running contended for the GPU while the baseline was timed).
   adopt_what_planners_leave();
+  // Where the planner's writes cannot be confined (no Landlock), whoever reads the log is told.
+  if (landlock_version() == 0)
+    std::cout << "[workbook] this system has no Landlock (Linux 5.13 or newer): your file's host code, in its planner, "
+                 "may write wherever the grading user may. Grade as root (each step as a user of its own) to confine it\n";
+  label_what_kernels_print();
   // No device heap: a kernel's malloc() returns null, so no allocation of one call's is left for the
   // next to find ([fresh-module]). No lab needs one; printf's buffer is not the heap.
   if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 0) != cudaSuccess) cudaGetLastError();  // a runtime that keeps a heap: no error left behind

@@ -12,7 +12,8 @@ namespace workbook::plan {
 
 namespace {
 
-constexpr std::string_view kPlanMagic = "WBPLAN1\n", kRequestMagic = "WBCALL1\n";
+constexpr std::string_view kPlanMagic = "WBPLAN1\n", kRequestMagic = "WBCALL1\n", kQuestionMagic = "WBASK01\n",
+                           kReplyMagic = "WBREPLY\n";
 enum Tag : std::uint8_t { kLaunchTag = 1, kUploadTag = 2, kFillTag = 3 };
 
 class Writer {
@@ -243,6 +244,55 @@ Request decode_request(std::string_view bytes) {
   in.end();
   return request;
 }
+
+std::string encode(const Question& question) {
+  Writer out;
+  out.raw(kQuestionMagic);
+  out.number(static_cast<std::uint8_t>(question.kind));
+  out.text(question.kernel);
+  out.number<std::uint64_t>(question.numbers.size());
+  for (std::uint64_t number : question.numbers) out.number(number);
+  out.bytes(question.bytes);
+  return out.take();
+}
+
+Question decode_question(std::string_view bytes) {
+  Reader in(bytes);
+  in.expect(kQuestionMagic);
+  Question question;
+  const std::uint8_t kind = in.number<std::uint8_t>();
+  if (kind < static_cast<std::uint8_t>(Question::Kind::kDeviceAttribute) ||
+      kind > static_cast<std::uint8_t>(Question::Kind::kTensorMap))
+    Reader::fail("a question of no known kind");
+  question.kind = static_cast<Question::Kind>(kind);
+  question.kernel = in.text();
+  const std::uint64_t count = in.number<std::uint64_t>();
+  if (count > 16) Reader::fail("a question with " + std::to_string(count) + " numbers");
+  for (std::uint64_t k = 0; k < count; ++k) question.numbers.push_back(in.number<std::uint64_t>());
+  question.bytes = in.bytes();
+  in.end();
+  return question;
+}
+
+std::string encode(const Reply& reply) {
+  Writer out;
+  out.raw(kReplyMagic);
+  out.number(static_cast<std::uint32_t>(reply.error));
+  out.bytes(reply.bytes);
+  return out.take();
+}
+
+Reply decode_reply(std::string_view bytes) {
+  Reader in(bytes);
+  in.expect(kReplyMagic);
+  Reply reply;
+  reply.error = static_cast<std::int32_t>(in.number<std::uint32_t>());
+  reply.bytes = in.bytes();
+  in.end();
+  return reply;
+}
+
+bool is_question(std::string_view message) { return message.substr(0, kQuestionMagic.size()) == kQuestionMagic; }
 
 void send_message(int fd, std::string_view message) {
   Writer length;

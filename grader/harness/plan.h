@@ -69,7 +69,42 @@ struct Request {
   bool operator==(const Request&) const = default;
 };
 
-// The wire format of both, length-prefixed and little-endian. decode_*() throws
+// The planner has no GPU (its process may make no ioctl: planner_process.h), so what a launcher may
+// ask of the CUDA runtime while planning it asks the judge, between a request and its plan: a device
+// attribute or the whole cudaDeviceProp, one of its own kernels' attributes or occupancy (as the
+// judge will launch it), and a tensor map of a buffer the judge gave (lab 04's copy engine).
+struct Question {
+  enum class Kind : std::uint8_t {
+    kDeviceAttribute = 1,     // numbers: {the cudaDeviceAttr}; the answer: an int
+    kDeviceProperties = 2,    // the answer: the cudaDeviceProp
+    kKernelAttributes = 3,    // kernel; the answer: its cudaFuncAttributes
+    kOccupancy = 4,           // kernel; numbers: {threads per block, dynamic shared bytes, flags}; the answer: an int
+    kTensorMap = 5,           // bytes: cuTensorMapEncodeTiled's arguments (planner_runtime.cpp); the answer: the map
+  };
+  Kind kind = Kind::kDeviceAttribute;
+  std::string kernel;                  // as the driver names it
+  std::vector<std::uint64_t> numbers;
+  Bytes bytes;
+  bool operator==(const Question&) const = default;
+};
+// A kTensorMap question's bytes: cuTensorMapEncodeTiled's arguments but the map, as they were passed
+// (the address is the judge's, a number in the planner; the arrays' first `rank` or `rank - 1`
+// entries count).
+struct TensorMapArguments {
+  std::uint32_t data_type = 0, rank = 0;
+  std::uint64_t address = 0;
+  std::uint64_t dims[5] = {}, strides[4] = {};
+  std::uint32_t box[5] = {}, element_strides[5] = {};
+  std::uint32_t interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0;
+};
+// The judge's answer: the runtime's error code (0 for cudaSuccess), and the value's bytes.
+struct Reply {
+  std::int32_t error = 0;
+  Bytes bytes;
+  bool operator==(const Reply&) const = default;
+};
+
+// The wire format of each, length-prefixed and little-endian. decode_*() throws
 // std::invalid_argument on anything but exactly one well-formed message (never reading past the
 // bytes given), and refuses more than kMaxOperations operations or kMaxBytes bytes in all.
 inline constexpr std::size_t kMaxOperations = 1 << 16;
@@ -78,6 +113,12 @@ std::string encode(const Plan& plan);
 Plan decode_plan(std::string_view bytes);
 std::string encode(const Request& request);
 Request decode_request(std::string_view bytes);
+std::string encode(const Question& question);
+Question decode_question(std::string_view bytes);
+std::string encode(const Reply& reply);
+Reply decode_reply(std::string_view bytes);
+// Whether a message from the planner is a question (else it is a plan).
+bool is_question(std::string_view message);
 
 // One message over a pipe: its length (8 bytes, little-endian), then its bytes. send_message()
 // throws std::runtime_error when the pipe is closed; receive_message() returns nothing when the

@@ -130,6 +130,12 @@ StudentFunction student_function(std::string name, Result (*function)(Parameters
           }};
 }
 
+// What the CUDA runtime would answer with a GPU, asked of the judge (plan::Question): the planner
+// has none. Sent on the protocol's pipes between a request and its plan (the judge answers while it
+// waits for the plan, and before its first request, a question asked before main() waits for it).
+// A reply with cudaErrorNoDevice when no judge answers (the pipes have closed).
+plan::Reply ask_the_judge(const plan::Question& question);
+
 // The lab's functions, as its grader/labs/NN_topic/planner.cpp lists them: what a planner serves.
 const std::vector<StudentFunction>& lab_functions();
 

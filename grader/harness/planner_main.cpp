@@ -21,10 +21,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   // The launchers' stream: the default one. Nothing runs there (workbook::launch only records, and the
-  // judge replays on its own stream), and it needs no CUDA context: the planner starts CUDA only if a
-  // launcher asks the runtime something. A context costs a few tenths of a second alone, and several
-  // times that while every GPU of a host starts them at once (solutions/05_fft/NOTES.md): a step's
-  // judge makes the only one.
+  // judge replays on its own stream), and it needs no CUDA context, which a planner cannot make: it
+  // may make no ioctl (planner_process.h), and what a launcher asks of the runtime is asked of the
+  // judge (planner_runtime.cpp). A step's judge makes the step's only context.
   const cudaStream_t stream = nullptr;
   try {
     workbook::serve_plans(3, 4, workbook::lab_functions(), stream);

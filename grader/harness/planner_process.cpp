@@ -2,6 +2,9 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -11,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -47,6 +51,104 @@ std::vector<pid_t> children() {
   return found;
 }
 
+// The planner's process and everything it starts may make no ioctl (and no ptrace, no io_uring, no
+// read or write of another process's memory): a seccomp filter, which no process can lift and every
+// child inherits. The GPU's driver does all its work through ioctls on /dev/nvidia*, so no process of
+// the student's can start CUDA, hold a context or keep the GPU busy while a step is timed; what a
+// launcher may ask of the runtime it asks the judge (planner_runtime.cpp). Terminals' ioctls go too:
+// a planner's standard streams are a pipe. In the child, between fork and exec: async-signal-safe.
+bool close_to_the_gpu() {
+#if defined(__x86_64__)
+  constexpr std::uint32_t kArchitecture = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+  constexpr std::uint32_t kArchitecture = AUDIT_ARCH_AARCH64;
+#else
+#error "the planner's seccomp filter names this architecture's system calls: add it"
+#endif
+  constexpr std::uint32_t kRefuse = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
+#define WORKBOOK_REFUSE(call) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, call, 0, 1), BPF_STMT(BPF_RET | BPF_K, kRefuse)
+  sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArchitecture, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),  // another ABI's numbers: not this filter's
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+#if defined(__x86_64__)
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1),  // the x32 ABI's numbers
+      BPF_STMT(BPF_RET | BPF_K, kRefuse),
+#endif
+      WORKBOOK_REFUSE(__NR_ioctl),
+      WORKBOOK_REFUSE(__NR_ptrace),
+      WORKBOOK_REFUSE(__NR_process_vm_readv),
+      WORKBOOK_REFUSE(__NR_process_vm_writev),
+      WORKBOOK_REFUSE(__NR_io_uring_setup),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+#undef WORKBOOK_REFUSE
+  sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
+}
+constexpr int kNotClosedToTheGpu = 126;  // the planner's exit status when close_to_the_gpu() failed
+
+// Landlock (Linux 5.13 on), which any process may apply to itself and its children: the planner and
+// everything it starts may write, create or remove files only under its working folder (the step's
+// scratch) and /dev/null, and (ABI 6, Linux 6.12 on) signal no process outside them. So a planner
+// running as the grader's own user (no root, no confinement by user) cannot rewrite a step's rows
+// or log, another step's files or another student's results, nor end another student's judge. The
+// header of an older system may lack the later parts: they are spelled out here.
+struct LandlockRuleset {
+  std::uint64_t handled_access_fs = 0, handled_access_net = 0, scoped = 0;
+};
+struct LandlockPathBeneath {
+  std::uint64_t allowed_access = 0;
+  std::int32_t parent_fd = -1;
+} __attribute__((packed));
+constexpr long kLandlockCreateRuleset = 444, kLandlockAddRule = 445, kLandlockRestrictSelf = 446;  // every architecture's
+constexpr std::uint64_t kWriteFile = 1ull << 1, kRemoveDir = 1ull << 4, kRemoveFile = 1ull << 5, kMakeChar = 1ull << 6,
+                        kMakeDir = 1ull << 7, kMakeReg = 1ull << 8, kMakeSock = 1ull << 9, kMakeFifo = 1ull << 10,
+                        kMakeBlock = 1ull << 11, kMakeSym = 1ull << 12, kRefer = 1ull << 13, kTruncate = 1ull << 14;
+constexpr std::uint64_t kScopeSignal = 1ull << 1;
+
+}  // namespace
+
+int landlock_version() {
+  const long version = ::syscall(kLandlockCreateRuleset, nullptr, 0, 1u /* LANDLOCK_CREATE_RULESET_VERSION */);
+  return version > 0 ? static_cast<int>(version) : 0;
+}
+
+namespace {
+
+// In the child, between fork and exec. False when Landlock is there but the rules could not be made.
+bool confine_writes(int version) {
+  if (version == 0) return true;  // not there: the judge has said so (what_the_planner_may_write())
+  std::uint64_t writes = kWriteFile | kRemoveDir | kRemoveFile | kMakeChar | kMakeDir | kMakeReg | kMakeSock | kMakeFifo |
+                         kMakeBlock | kMakeSym;
+  if (version >= 2) writes |= kRefer;
+  if (version >= 3) writes |= kTruncate;
+  LandlockRuleset ruleset;
+  ruleset.handled_access_fs = writes;
+  std::size_t size = sizeof(std::uint64_t);
+  if (version >= 4) size = 2 * sizeof(std::uint64_t);
+  if (version >= 6) {
+    ruleset.scoped = kScopeSignal;
+    size = sizeof ruleset;
+  }
+  const int rules = static_cast<int>(::syscall(kLandlockCreateRuleset, &ruleset, size, 0u));
+  if (rules < 0) return false;
+  const auto allow = [&](const char* path, std::uint64_t access) {
+    const int fd = ::open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return false;
+    LandlockPathBeneath beneath{access, fd};
+    const bool added = ::syscall(kLandlockAddRule, rules, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &beneath, 0u) == 0;
+    ::close(fd);
+    return added;
+  };
+  const bool ok = allow(".", writes) && allow("/dev/null", kWriteFile | (version >= 3 ? kTruncate : 0)) &&
+                  ::syscall(kLandlockRestrictSelf, rules, 0u) == 0;
+  ::close(rules);
+  return ok;
+}
+constexpr int kNotConfined = 125;  // the planner's exit status when confine_writes() failed
+
 }  // namespace
 
 void adopt_what_planners_leave() {
@@ -66,7 +168,7 @@ std::string end_every_child() {
   return "processes your file's host code started would not end";
 }
 
-PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
+PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer answer) : answer_(std::move(answer)) {
   if (command.empty()) throw std::logic_error("a planner needs a command");
   ::signal(SIGPIPE, SIG_IGN);  // a planner that died makes a write fail, not end the judge
   int to_planner[2], from_planner[2], printed[2];
@@ -83,6 +185,7 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
   std::vector<char*> argv;
   for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
+  const int landlock = landlock_version();
   pid_ = ::fork();
   if (pid_ == 0) {
     // The protocol on 3 and 4, and no other descriptor of the judge's, whether or not it was opened
@@ -94,6 +197,8 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command) {
     if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(127);
     if (::dup2(printed[1], 1) < 0 || ::dup2(printed[1], 2) < 0) ::_exit(127);  // its prints: to the judge, labelled
     if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(127);
+    if (!close_to_the_gpu()) ::_exit(kNotClosedToTheGpu);  // sets no_new_privs, which Landlock needs too
+    if (!confine_writes(landlock)) ::_exit(kNotConfined);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
@@ -173,6 +278,11 @@ std::string PlannerProcess::how_it_ended() {
   if (WIFSIGNALED(status))
     return "it was ended by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return "it could not be started";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kNotConfined)
+    return "it could not be started confined to its working folder (Landlock refused its rules)";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kNotClosedToTheGpu)
+    return "it could not be started closed to the GPU (this kernel refused its seccomp filter; the grader runs a "
+           "student's host code only where it can)";
   return "it exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
@@ -201,13 +311,22 @@ plan::Plan PlannerProcess::call(const plan::Request& request) {
   const std::string while_planning = "the planner (your file's host code) stopped while " + request.function + " ran: ";
   if (pid_ <= 0) throw std::runtime_error(while_planning + "it had already ended");
   std::optional<std::string> message;
+  // Not waited for once it has ended, even where a process it started holds the pipe open.
+  const auto planner_alive = [this] {
+    siginfo_t ended{};
+    return ::waitid(P_PID, static_cast<id_t>(pid_), &ended, WEXITED | WNOHANG | WNOWAIT) == 0 && ended.si_pid == 0;
+  };
   try {
     plan::send_message(requests_, plan::encode(request));
-    // Not waited for once it has ended, even where a process it started holds the pipe open.
-    message = plan::receive_message(plans_, [this] {
-      siginfo_t ended{};
-      return ::waitid(P_PID, static_cast<id_t>(pid_), &ended, WEXITED | WNOHANG | WNOWAIT) == 0 && ended.si_pid == 0;
-    });
+    // Its questions (what the runtime would answer with a GPU) answered until the plan comes.
+    for (message = plan::receive_message(plans_, planner_alive); message && plan::is_question(*message);
+         message = plan::receive_message(plans_, planner_alive)) {
+      const plan::Question question = plan::decode_question(*message);  // std::invalid_argument when malformed
+      plan::send_message(requests_, plan::encode(answer_ ? answer_(question) : plan::Reply{100 /* cudaErrorNoDevice */, {}}));
+    }
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error("the planner asked the judge something that is not a question (" + std::string(error.what()) +
+                             ") while " + request.function + " ran");
   } catch (const std::runtime_error&) {
     message.reset();
   }

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -24,8 +25,14 @@ inline constexpr std::size_t kShownOutputBytes = 64 * 1024;
 
 class PlannerProcess {
  public:
-  // Starts `command` (the planner binary and its arguments). Throws std::runtime_error when it cannot.
-  explicit PlannerProcess(const std::vector<std::string>& command);
+  // What the judge answers a planner's question (plan::Question: what the CUDA runtime would answer
+  // with a GPU, which a planner does not have); it throws nothing. Without one, every question is
+  // answered "no device".
+  using Answerer = std::function<plan::Reply(const plan::Question&)>;
+  // Starts `command` (the planner binary and its arguments), closed to the GPU: it and every process
+  // it starts may make no ioctl (the driver's only way in), no ptrace and no io_uring. Throws
+  // std::runtime_error when it cannot be started.
+  explicit PlannerProcess(const std::vector<std::string>& command, Answerer answer = {});
   // Ends the planner (closes its requests, then kills it if it lingers), and then every process it
   // started: its process group, and whatever reached this process as an orphan (see
   // adopt_what_planners_leave()), each killed and reaped. Nothing of the student's runs after it.
@@ -39,6 +46,7 @@ class PlannerProcess {
 
  private:
   std::string how_it_ended();
+  Answerer answer_;
   pid_t pid_ = -1, group_ = -1;
   int requests_ = -1, plans_ = -1;
   // What the student's code prints (the planner's standard output and error, and its children's):
@@ -51,6 +59,11 @@ class PlannerProcess {
   std::size_t printed_bytes_ = 0;
   void show_output();
 };
+
+// The Landlock ABI this kernel offers (0: none). With one, a planner and every process it starts
+// may write only under its working folder and /dev/null, and signal nothing outside them; without
+// one they may write wherever the grader's user may (the judge says so, once: judge.cpp).
+int landlock_version();
 
 // Makes this process the reaper of every orphan among its descendants (PR_SET_CHILD_SUBREAPER):
 // a process a planner starts and leaves behind (a double fork, a new session) becomes this process's

@@ -48,6 +48,10 @@ struct Driver {
   decltype(&cuCtxGetDevice) context_device = driver_function<decltype(&cuCtxGetDevice)>("cuCtxGetDevice");
   decltype(&cuLaunchKernel) launch = driver_function<decltype(&cuLaunchKernel)>("cuLaunchKernel");
   decltype(&cuLibraryGetGlobal) global = driver_function<decltype(&cuLibraryGetGlobal)>("cuLibraryGetGlobal");
+  decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) occupancy_with_flags =
+      driver_function<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)>(
+          "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+  decltype(&cuTensorMapEncodeTiled) encode_tensor_map = driver_function<decltype(&cuTensorMapEncodeTiled)>("cuTensorMapEncodeTiled");
 };
 const Driver& driver() {
   static const Driver functions;
@@ -242,21 +246,92 @@ std::optional<KernelResources> StudentKernels::resources(const LaunchRecord& lau
                         static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)), launch, blocks);
 }
 
-void StudentKernels::replay(const plan::Plan& plan, cudaStream_t stream) const {
-  constexpr std::uint32_t kDefaultSharedLimit = 48 * 1024;
+void StudentKernels::allow_shared_memory(const std::string& name, std::uint64_t dynamic_shared_bytes) const {
+  constexpr std::uint64_t kDefaultSharedLimit = 48 * 1024;
+  if (dynamic_shared_bytes <= kDefaultSharedLimit) return;
+  const Kernel& kernel = kernels_.at(name);
   CUdevice device = 0;
-  check(driver().context_device(&device), "finding the GPU to replay on");
+  check(driver().context_device(&device), "finding the GPU");
+  check(driver().set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(dynamic_shared_bytes),
+                               kernel.handle, device),
+        "allowing " + name + " its dynamic shared memory");
+  check(driver().set_attribute(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, CU_SHAREDMEM_CARVEOUT_MAX_SHARED,
+                               kernel.handle, device),
+        "giving " + name + " the largest shared-memory carveout");
+}
+
+plan::Reply StudentKernels::answer(const plan::Question& question) const {
+  using Kind = plan::Question::Kind;
+  const auto bytes_of = [](const auto& value) {
+    const auto* first = reinterpret_cast<const std::uint8_t*>(&value);
+    return plan::Bytes(first, first + sizeof value);
+  };
+  const auto runtime_error = [](cudaError_t error) { return plan::Reply{static_cast<std::int32_t>(error), {}}; };
+  try {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return runtime_error(cudaGetLastError());
+    switch (question.kind) {
+      case Kind::kDeviceAttribute: {
+        if (question.numbers.size() != 1) return runtime_error(cudaErrorInvalidValue);
+        int value = 0;
+        const cudaError_t error = cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(question.numbers[0]), device);
+        (void)cudaGetLastError();  // a refused attribute is the planner's error, not the judge's next call's
+        return error == cudaSuccess ? plan::Reply{0, bytes_of(value)} : runtime_error(error);
+      }
+      case Kind::kDeviceProperties: {
+        cudaDeviceProp properties{};
+        const cudaError_t error = cudaGetDeviceProperties(&properties, device);
+        return error == cudaSuccess ? plan::Reply{0, bytes_of(properties)} : runtime_error(error);
+      }
+      case Kind::kKernelAttributes:
+      case Kind::kOccupancy: {
+        const auto found = kernels_.find(question.kernel);
+        if (found == kernels_.end()) return runtime_error(cudaErrorInvalidDeviceFunction);
+        const void* handle = reinterpret_cast<const void*>(found->second.handle);
+        if (question.kind == Kind::kKernelAttributes) {
+          cudaFuncAttributes attributes{};
+          const cudaError_t error = cudaFuncGetAttributes(&attributes, handle);
+          (void)cudaGetLastError();
+          return error == cudaSuccess ? plan::Reply{0, bytes_of(attributes)} : runtime_error(error);
+        }
+        if (question.numbers.size() != 3 || question.numbers[0] == 0 || question.numbers[0] > 1u << 20 ||
+            question.numbers[1] > 1u << 30)
+          return runtime_error(cudaErrorInvalidValue);
+        // As the kernel will be launched: with the shared-memory limit a replay raises for it.
+        allow_shared_memory(question.kernel, question.numbers[1]);
+        CUfunction function = nullptr;
+        check(driver().function(&function, found->second.handle), "finding " + question.kernel + " in this context");
+        int blocks = 0;
+        const CUresult result = driver().occupancy_with_flags(&blocks, function, static_cast<int>(question.numbers[0]),
+                                                              static_cast<std::size_t>(question.numbers[1]),
+                                                              static_cast<unsigned>(question.numbers[2]));
+        return result == CUDA_SUCCESS ? plan::Reply{0, bytes_of(blocks)} : runtime_error(cudaErrorInvalidValue);
+      }
+      case Kind::kTensorMap: {
+        plan::TensorMapArguments a;
+        if (question.bytes.size() != sizeof a) return runtime_error(cudaErrorInvalidValue);
+        std::memcpy(&a, question.bytes.data(), sizeof a);
+        if (a.rank < 1 || a.rank > 5) return plan::Reply{CUDA_ERROR_INVALID_VALUE, {}};
+        CUtensorMap map{};
+        const CUresult result = driver().encode_tensor_map(
+            &map, static_cast<CUtensorMapDataType>(a.data_type), a.rank, reinterpret_cast<void*>(a.address), a.dims,
+            a.strides, a.box, a.element_strides, static_cast<CUtensorMapInterleave>(a.interleave),
+            static_cast<CUtensorMapSwizzle>(a.swizzle), static_cast<CUtensorMapL2promotion>(a.l2_promotion),
+            static_cast<CUtensorMapFloatOOBfill>(a.oob_fill));
+        return result == CUDA_SUCCESS ? plan::Reply{0, bytes_of(map)} : plan::Reply{static_cast<std::int32_t>(result), {}};
+      }
+    }
+  } catch (const std::exception&) {
+  }
+  (void)cudaGetLastError();
+  return runtime_error(cudaErrorUnknown);
+}
+
+void StudentKernels::replay(const plan::Plan& plan, cudaStream_t stream) const {
   for (const plan::Operation& operation : plan.operations) {
     if (const auto* launch = std::get_if<plan::KernelLaunch>(&operation)) {
       const Kernel& kernel = kernels_.at(launch->kernel);
-      if (launch->dynamic_shared_bytes > kDefaultSharedLimit) {
-        check(driver().set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(launch->dynamic_shared_bytes),
-                                   kernel.handle, device),
-              "allowing " + launch->kernel + " its dynamic shared memory");
-        check(driver().set_attribute(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, CU_SHAREDMEM_CARVEOUT_MAX_SHARED,
-                                   kernel.handle, device),
-              "giving " + launch->kernel + " the largest shared-memory carveout");
-      }
+      allow_shared_memory(launch->kernel, launch->dynamic_shared_bytes);
       // Each argument in storage aligned for any type: the driver reads it as the parameter's type.
       std::vector<std::vector<std::max_align_t>> storage;
       std::vector<void*> arguments;

@@ -48,6 +48,12 @@ class StudentKernels {
   // std::runtime_error, with the driver's words, when a launch is refused.
   void replay(const plan::Plan& plan, cudaStream_t stream) const;
 
+  // What the CUDA runtime would tell the student's launcher with this GPU, asked by their planner
+  // (plan::Question): a device attribute or the device's properties, a kernel's attributes or its
+  // occupancy as a replay launches it, a tensor map. Errors come back as the runtime's codes; it
+  // throws nothing.
+  plan::Reply answer(const plan::Question& question) const;
+
   // [fresh-module]: sets every writable global variable of the student's GPU code (`__device__`,
   // `__managed__`, a function's `static __device__`) back to what it held when loaded, on `stream`,
   // so that nothing a kernel wrote there reaches the next call. Throws std::runtime_error where the
@@ -56,6 +62,9 @@ class StudentKernels {
   const std::string& why_globals_unknown() const { return globals_unknown_; }
 
  private:
+  // Raises a kernel's dynamic shared-memory limit (and its carveout) where a launch asks for more
+  // than the default 48 KiB, as the runtime's caller would have with cudaFuncSetAttribute.
+  void allow_shared_memory(const std::string& name, std::uint64_t dynamic_shared_bytes) const;
   void load(const std::string& object);  // its fat binaries' kernels, added to kernels_ and names_
   // Finds where the loaded image's global sections lie (one symbol found by name places a whole
   // section) and keeps a copy of what they hold as loaded.

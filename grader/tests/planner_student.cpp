@@ -1,11 +1,19 @@
 // A "student's" host code for the planner test (test_planner_process.cpp): a function of each kind
 // the judge asks a planner for, served on descriptors 3 and 4 as a lab's planner serves its own.
+#include <cuda.h>
 #include <dirent.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <fcntl.h>
+
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "planner.h"
@@ -100,6 +108,73 @@ void launches_past_workbook_launch(const Target& target, cudaStream_t stream) {
   CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&workspace_bytes), dim3(1), dim3(32), arguments, 0, stream));
 }
 
+// What an ioctl gives the planner (0, or its errno), and a grandchild of the planner: the GPU's
+// driver has no other way in.
+int ioctl_errors(int) {
+  const auto errno_of_an_ioctl = [] {
+    const int fd = ::open("/dev/null", O_RDONLY);
+    int waiting = 0;
+    const int result = ::ioctl(fd, FIONREAD, &waiting);
+    const int error = result == 0 ? 0 : errno;
+    ::close(fd);
+    return error;
+  };
+  const int own = errno_of_an_ioctl();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::fork() == 0) ::_exit(errno_of_an_ioctl());
+    int status = 0;
+    ::wait(&status);
+    ::_exit(WEXITSTATUS(status));
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return own * 1000 + WEXITSTATUS(status);
+}
+
+// Writes a file in the planner's working folder and one beside it (in the folder above, where a
+// step's rows and log are): 0 or the errno of each, as inside * 1000 + outside.
+int writes_beside_its_folder(int) {
+  const auto errno_of_writing = [](const char* path) {
+    const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return errno;
+    ::close(fd);
+    ::unlink(path);
+    return 0;
+  };
+  return errno_of_writing("planner_test_inside.txt") * 1000 + errno_of_writing("../planner_test_outside.txt");
+}
+
+// A tensor map, as lab 04's copy engine encodes one: the driver's encoder through the runtime.
+unsigned tensor_map_first_word(std::uint64_t address) {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess)
+    return 1;
+  const auto encode = reinterpret_cast<decltype(&cuTensorMapEncodeTiled)>(function);
+  const cuuint64_t shape[2] = {64, 32}, row_bytes[1] = {256};
+  const cuuint32_t tile[2] = {16, 8}, steps[2] = {1, 1};
+  CUtensorMap map{};
+  if (encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, reinterpret_cast<void*>(address), shape, row_bytes, tile, steps,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+    return 2;
+  unsigned first = 0;
+  std::memcpy(&first, &map, sizeof first);
+  return first;
+}
+
+// A stream of its own (a name: nothing runs in a planner), and a device allocation (refused).
+int makes_a_stream(int) {
+  cudaStream_t side = nullptr;
+  return cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking) == cudaSuccess && side != nullptr ? 1 : 0;
+}
+void allocates(const Target&, cudaStream_t) {
+  void* mine = nullptr;
+  CUDA_CHECK(cudaMalloc(&mine, 1024));
+}
+
 std::size_t crashes(const Shape& shape) {
   volatile int* nowhere = nullptr;
   return static_cast<std::size_t>(*nowhere + shape.rows);
@@ -121,7 +196,13 @@ int main() {
                          workbook::student_function("launches_through_workbook", planner_test::launches_through_workbook),
                          workbook::student_function("crashes", crashes),
                          workbook::student_function("leaves_a_process_behind", leaves_a_process_behind),
-                         workbook::student_function("dies_leaving_the_pipe_open", dies_leaving_the_pipe_open)},
+                         workbook::student_function("dies_leaving_the_pipe_open", dies_leaving_the_pipe_open),
+                         workbook::student_function("ioctl_errors", ioctl_errors),
+                         workbook::student_function("writes_beside_its_folder", writes_beside_its_folder),
+                         workbook::student_function("grid_from_the_runtime", planner_test::grid_from_the_runtime),
+                         workbook::student_function("tensor_map_first_word", tensor_map_first_word),
+                         workbook::student_function("makes_a_stream", makes_a_stream),
+                         workbook::student_function("allocates", allocates)},
                         nullptr);
   return 0;
 }

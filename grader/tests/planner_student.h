@@ -26,4 +26,8 @@ void launches_with_chevrons(const Target& target, cudaStream_t stream);
 // And with workbook::launch: scale_kernel(target.out, 3.0f), 2 blocks of 64 threads.
 void launches_through_workbook(const Target& target, cudaStream_t stream);
 
+// And grid_from_the_runtime(threads): SMs x scale_kernel's blocks per SM (1000 bytes of dynamic
+// shared memory) + its registers, each asked of the runtime: -1, -2 or -3 where one fails.
+int grid_from_the_runtime(int threads);
+
 }  // namespace planner_test

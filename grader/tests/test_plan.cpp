@@ -76,6 +76,25 @@ TEST_CASE("plan: every cut of a message, anything after it, and a length past it
   CHECK_THROWS_WITH_AS(decode_plan(unknown), doctest::Contains("no known kind"), std::invalid_argument);
 }
 
+TEST_CASE("plan: a question the planner asks and the judge's reply cross unchanged; a malformed one is refused") {
+  const Question occupancy{Question::Kind::kOccupancy, "_Z11copy_kernelPKfPfm", {256, 49152, 0}, {}};
+  CHECK(decode_question(encode(occupancy)) == occupancy);
+  const Question map{Question::Kind::kTensorMap, "", {}, Bytes(96, 5)};
+  CHECK(decode_question(encode(map)) == map);
+  const Reply reply{0, Bytes{4, 0, 0, 0}};
+  CHECK(decode_reply(encode(reply)) == reply);
+  CHECK(decode_reply(encode(Reply{100, {}})).error == 100);
+  CHECK(is_question(encode(occupancy)));
+  CHECK_FALSE(is_question(encode(sample_plan())));  // a plan, the other thing a planner sends
+  const std::string whole = encode(occupancy);
+  for (std::size_t length = 0; length < whole.size(); ++length)
+    CHECK_THROWS_AS(decode_question(std::string_view(whole).substr(0, length)), std::invalid_argument);
+  std::string unknown = whole;
+  unknown[8] = 9;  // the kind
+  CHECK_THROWS_WITH_AS(decode_question(unknown), doctest::Contains("no known kind"), std::invalid_argument);
+  CHECK_THROWS_AS(decode_reply(whole), std::invalid_argument);  // a question is not a reply
+}
+
 TEST_CASE("plan: the student's own kernels with their arguments' sizes, within the GPU's limits, are replayed") {
   CHECK(defect(sample_plan(), kGiven, DeviceLimits{}, copy_kernel_only) == "");
   CHECK(defect(Plan{}, kGiven, DeviceLimits{}, copy_kernel_only) == "");

@@ -46,6 +46,70 @@ TEST_CASE("planner process: no descriptor of the judge's reaches the planner, cl
   ::close(rows);
 }
 
+TEST_CASE("planner process: the planner and what it starts may make no ioctl, so no GPU driver can start there") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  // The planner's own ioctl, and its grandchild's: each refused (EPERM) by the filter they inherit.
+  CHECK(workbook::planned_answer<int>(planner, "ioctl_errors", 0) == EPERM * 1000 + EPERM);
+}
+
+TEST_CASE("planner process: with Landlock, the planner writes only in its working folder, never beside it") {
+  if (workbook::landlock_version() == 0) {
+    MESSAGE("this kernel has no Landlock: the planner may write wherever this user may (the judge says so)");
+    return;
+  }
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  CHECK(workbook::planned_answer<int>(planner, "writes_beside_its_folder", 0) == 0 * 1000 + EACCES);
+}
+
+TEST_CASE("planner process: what a launcher asks of the runtime is asked of the judge, which answers for its GPU") {
+  std::vector<workbook::plan::Question> asked;
+  const auto judge = [&asked](const workbook::plan::Question& question) -> workbook::plan::Reply {
+    asked.push_back(question);
+    using Kind = workbook::plan::Question::Kind;
+    const auto int_bytes = [](int value) {
+      workbook::plan::Bytes bytes(sizeof value);
+      std::memcpy(bytes.data(), &value, sizeof value);
+      return bytes;
+    };
+    if (question.kind == Kind::kDeviceAttribute) return {0, int_bytes(132)};
+    if (question.kind == Kind::kOccupancy) return {0, int_bytes(6)};
+    if (question.kind == Kind::kKernelAttributes) {
+      cudaFuncAttributes attributes{};
+      attributes.numRegs = 7;
+      workbook::plan::Bytes bytes(sizeof attributes);
+      std::memcpy(bytes.data(), &attributes, sizeof attributes);
+      return {0, bytes};
+    }
+    if (question.kind == Kind::kTensorMap) return {0, workbook::plan::Bytes(128, 0xAB)};
+    return {1, {}};
+  };
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER}, judge);
+  CHECK(workbook::planned_answer<int>(planner, "grid_from_the_runtime", 256) == 132 * 6 + 7);
+  REQUIRE(asked.size() == 3);
+  CHECK(asked[0].numbers == std::vector<std::uint64_t>{cudaDevAttrMultiProcessorCount});
+  CHECK(asked[1].kind == workbook::plan::Question::Kind::kOccupancy);
+  CHECK(asked[1].kernel == "_ZN12planner_test12scale_kernelEPff");  // its own kernel, by its device name
+  CHECK(asked[1].numbers == std::vector<std::uint64_t>{256, 1000, cudaOccupancyDefault});
+  // A tensor map of the judge's buffer, encoded by the judge: the lab's make_tile_map needs no launch before it.
+  CHECK(workbook::planned_answer<unsigned>(planner, "tensor_map_first_word", std::uint64_t{0x7f00'0000'0000}) == 0xABABABABu);
+  REQUIRE(asked.size() == 4);
+  workbook::plan::TensorMapArguments arguments;
+  REQUIRE(asked[3].bytes.size() == sizeof arguments);
+  std::memcpy(&arguments, asked[3].bytes.data(), sizeof arguments);
+  CHECK(arguments.address == 0x7f00'0000'0000u);
+  CHECK(arguments.rank == 2);
+  CHECK(arguments.box[0] == 16);
+  // Streams are names; an allocation is refused with what to use instead.
+  CHECK(workbook::planned_answer<int>(planner, "makes_a_stream", 0) == 1);
+  const workbook::plan::Plan allocation = planner.call({"allocates", workbook::encode_arguments(Target{})});
+  CHECK(allocation.failure.find("cudaMalloc: a launcher allocates no device memory") == 0);
+}
+
+TEST_CASE("planner process: without a judge to answer, the runtime says there is no device") {
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  CHECK(workbook::planned_answer<int>(planner, "grid_from_the_runtime", 256) == -1);
+}
+
 TEST_CASE("planner process: a kernel launched past workbook::launch is refused, saying how to launch") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   const workbook::plan::Plan plan = planner.call({"launches_past_workbook_launch", workbook::encode_arguments(Target{})});
