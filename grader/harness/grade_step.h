@@ -23,6 +23,7 @@
 #include "buffers.h"
 #include "defences.h"
 #include "drawn_sizes.h"
+#include "gpu_neighbours.h"
 #include "judge.h"
 #include "lab.h"
 #include "peaks.h"
@@ -171,6 +172,8 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   // A judge (judge.h) asks for the call's plan now and ends the student's planner: none of their
   // host code runs while anything is timed.
   if (Judge* judging = judge()) judging->plan_ahead([&] { call(stream); });
+  // And the GPU is checked to be the judge's alone: no process of the grading's holds a context on it.
+  check_gpu_not_shared();
   const std::vector<Timing> timings = time_interleaved(
       {{timed.baseline, {}, {}}, candidate, {timed.reference, {}, {}}}, stream, timed.timing);
   m.baseline_ms = timings[0].median_ms;
