@@ -98,6 +98,28 @@ TEST_CASE("occupancy: each limiter, worked by hand") {
   SUBCASE("a block of 100 threads takes 4 warps") { CHECK(both({100, 0, 0}, h100).warps == 64); }
 }
 
+TEST_CASE("occupancy: on other GPUs' SMs (01.3's second half) the calculator and the grader's count agree") {
+  int shapes = 0;
+  for (const latency_oracle::NamedSm& other : latency_oracle::other_sms())
+    for (int registers : {1, 24, 41, 85, 255})
+      for (int threads : {32, 96, 256, 1024})
+        for (int shared : {0, 3000, 50000}) {
+          CAPTURE(other.name);
+          CAPTURE(registers);
+          CAPTURE(threads);
+          CAPTURE(shared);
+          both({threads, registers, shared}, other.sm);
+          ++shapes;
+        }
+  CHECK(shapes == 6 * 5 * 4 * 3);
+  // The SM of no GPU differs from the H100's where a calculator could hard-code it: 2 schedulers of
+  // 24576 registers, allocated 128 at a time; 512-byte shared-memory units; 12 blocks.
+  const SmLimits none = latency_oracle::other_sms().back().sm;
+  CHECK(occupancy_of({64, 40, 0}, none).blocks == 12);
+  CHECK(occupancy_of({64, 40, 0}, none).limiter == Limiter::kBlocks);
+  CHECK(occupancy_of({256, 41, 0}, none).blocks == 4);  // 1408 a warp (11 units): 17 warps a scheduler, 34 an SM
+}
+
 TEST_CASE("chain oracle: one rounding per step, and the closed form is near but not the same bits") {
   CHECK(latency_oracle::chain_end(1.5f, 1, 2.0f, 0.25f) == 3.25f);
   CHECK(latency_oracle::chain_end(1.0f, 3, 1.0f, 1.0f) == 4.0f);

@@ -55,7 +55,8 @@ struct LatencyProblem {
 };
 
 // 01.3: an occupancy calculator. What one SM offers (the H100's values in the comments; the grader
-// fills them from the GPU it runs on).
+// fills them from the GPU it runs on, and from other GPUs' SMs: count, as the CUDA API cannot be
+// asked about a GPU that is not there).
 struct SmLimits {
   int warp_size = 32;
   int max_warps = 64;                     // maxThreadsPerMultiProcessor / warpSize

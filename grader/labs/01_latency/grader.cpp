@@ -347,11 +347,13 @@ struct LatencyLab {
   }
 
   // 01.3: the student's calculator against the CUDA API on every probe kernel, block size and
-  // amount of shared memory; its limiter against those the grader's own count finds.
+  // amount of shared memory; its limiter against those the grader's own count finds. Then on other
+  // GPUs' SMs, which the API cannot be asked about (issue 62: a calculator that asked it passed).
   static std::unique_ptr<workbook::Case<Problem>> occupancy_case() {
     auto c = std::make_unique<workbook::Case<Problem>>();
     struct Tally {
       int shapes = 0, fewest_registers = 1 << 30, most_registers = 0;
+      int other_shapes = 0;  // on other GPUs' SMs (latency_oracle::other_sms())
       std::map<std::string, int> limiters;
     };
     auto tally = std::make_shared<Tally>();
@@ -395,8 +397,34 @@ struct LatencyLab {
               ++tally->limiters[latency_oracle::name_of(fit.limiters.front())];
             }
           }
+      // And on SMs of other GPUs (and one of none), against the grader's own count: the CUDA API
+      // knows only this GPU, so a calculator must count to pass.
+      for (const latency_oracle::NamedSm& other : latency_oracle::other_sms())
+        for (int registers : {1, 16, 24, 32, 37, 40, 41, 48, 56, 64, 72, 85, 96, 128, 168, 200, 255})
+          for (int threads : {32, 64, 96, 160, 256, 384, 512, 768, 1024})
+            for (int shared : {0, 1, 3000, 12288, 40000, 50000, 77000, 98000}) {
+              if (shared > other.sm.shared_bytes) continue;
+              const latency_lab::BlockShape block{threads, registers, shared};
+              const latency_oracle::SmFit fit = latency_oracle::fit_blocks(block, other.sm);
+              const latency_lab::Occupancy yours = latency_lab::occupancy_of(block, other.sm);
+              const int warps_per_block = (threads + other.sm.warp_size - 1) / other.sm.warp_size;
+              std::string why;
+              if (yours.blocks != fit.blocks)
+                why = "you count " + std::to_string(yours.blocks) + " blocks per SM, the grader " + std::to_string(fit.blocks);
+              else if (yours.warps != fit.blocks * warps_per_block)
+                why = "you count " + std::to_string(yours.warps) + " warps for " + std::to_string(fit.blocks) + " blocks of " +
+                      std::to_string(warps_per_block) + " warps";
+              else if (std::find(fit.limiters.begin(), fit.limiters.end(), yours.limiter) == fit.limiters.end())
+                why = std::string("you name ") + latency_oracle::name_of(yours.limiter) + " as the limit, but " +
+                      latency_oracle::name_of(fit.limiters.front()) + " is what stops another block";
+              if (!why.empty() && wrong++ == 0)
+                first = std::to_string(threads) + " threads, " + std::to_string(registers) + " registers a thread, " +
+                        std::to_string(shared) + " bytes of shared memory on " + other.name + " SM: " + why;
+              if (why.empty()) ++tally->other_shapes;
+            }
       if (wrong == 0) return "";
-      return std::to_string(wrong) + " of " + std::to_string(wrong + tally->shapes) + " block shapes are wrong, the first at " + first;
+      return std::to_string(wrong) + " of " + std::to_string(wrong + tally->shapes + tally->other_shapes) +
+             " block shapes are wrong, the first at " + first;
     };
     c->report = [tally] {
       std::string text = "as the CUDA API says at all " + std::to_string(tally->shapes) + " shapes (" +
@@ -404,6 +432,8 @@ struct LatencyLab {
                          " registers a thread); limited by";
       for (const auto& [limiter, count] : tally->limiters) text += " " + limiter + " " + std::to_string(count) + ",";
       text.pop_back();
+      text += "; and " + std::to_string(tally->other_shapes) + " shapes on " + std::to_string(latency_oracle::other_sms().size()) +
+              " other GPUs' SMs as the grader counts them";
       return workbook::Reported{double(tally->shapes), "shapes", text};
     };
     return c;

@@ -72,6 +72,26 @@ inline SmFit fit_blocks(const latency_lab::BlockShape& block, const latency_lab:
   }
 }
 
+// SMs that are not the GPU a step runs on, for 01.3: the CUDA API answers only for that GPU (and
+// only for kernels that exist), so a calculator that asks it instead of counting fails these. The
+// limits are each GPU's as NVIDIA's occupancy calculator tables give them; the last is an SM of no
+// GPU, so that no calculator passes by knowing a table.
+struct NamedSm {
+  const char* name;
+  latency_lab::SmLimits sm;
+};
+inline std::vector<NamedSm> other_sms() {
+  //                                  warp  warps blocks registers  per block  sched unit  shared   reserved unit
+  return {
+      {"a V100's (sm_70)", {32, 64, 32, 65536, 65536, 4, 256, 98304, 0, 256}},
+      {"a T4's (sm_75)", {32, 32, 16, 65536, 65536, 4, 256, 65536, 0, 256}},
+      {"an A100's (sm_80)", {32, 64, 32, 65536, 65536, 4, 256, 167936, 1024, 128}},
+      {"an RTX 3090's (sm_86)", {32, 48, 16, 65536, 65536, 4, 256, 102400, 1024, 128}},
+      {"an L40's (sm_89)", {32, 48, 24, 65536, 65536, 4, 256, 102400, 1024, 128}},
+      {"an SM of no GPU", {32, 40, 12, 49152, 32768, 2, 128, 131072, 512, 512}},
+  };
+}
+
 inline const char* name_of(latency_lab::Limiter limiter) {
   switch (limiter) {
     case latency_lab::Limiter::kWarps: return "warps";
