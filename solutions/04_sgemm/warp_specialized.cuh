@@ -202,9 +202,11 @@ SpecializedPlan plan_warp_specialized(const GemmProblem& p) {
   return plan;
 }
 
-// Pack A (04.10's kernel, 256-row chunks), copy B to aligned rows if it must be, describe both to
-// the copy engine, then the product, split across k when C's tiles leave SMs idle, then the sum of
-// the slices. `workspace`: at least plan_warp_specialized(p).workspace_bytes(), 16-byte aligned.
+// Describe A's packed copy and B (or its aligned copy) to the copy engine, pack A (04.10's kernel,
+// 256-row chunks), copy B to aligned rows if it must be, then the product, split across k when C's
+// tiles leave SMs idle, then the sum of the slices. The maps come first, as a textbook writes them:
+// a map describes where a matrix will be, not what it holds. `workspace`: at least
+// plan_warp_specialized(p).workspace_bytes(), 16-byte aligned.
 template <typename P>
 void launch_warp_specialized(const GemmProblem& p, float* workspace, cudaStream_t stream) {
   const SpecializedPlan plan = plan_warp_specialized<P>(p);
@@ -215,19 +217,17 @@ void launch_warp_specialized(const GemmProblem& p, float* workspace, cudaStream_
   float* const packed_a = workspace;
   float* const padded_b = packed_a + plan.packed_a_floats;
   float* const partials = padded_b + plan.padded_b_floats;
-  const bool vector_reads = p.k % 4 == 0 && aligned16(p.a);
-  workbook::launch(vector_reads ? pack_a_kernel<P, true> : pack_a_kernel<P, false>,
-                   dim3(plan.row_blocks * plan.k_tiles), dim3(P::kThreads), 0, stream, p.a, packed_a, p.m, p.k,
-                   plan.k_tiles);
-  const float* b = p.b;
-  if (plan.pad_b) {
-    workbook::launch(pad_rows_kernel, dim3(2048), dim3(256), 0, stream, p.b, padded_b, p.k, p.n, plan.pitch_b);
-    b = padded_b;
-  }
+  const float* const b = plan.pad_b ? padded_b : p.b;
   // Packed A is a column of chunks, each 16 rows of 256 floats: one tile of the map per chunk.
   const copy_engine::TileMap a_map = copy_engine::make_tile_map(
       packed_a, plan.row_blocks * plan.k_tiles * P::kDepth, P::kTileM, P::kTileM, P::kDepth, P::kTileM);
   const copy_engine::TileMap b_map = copy_engine::make_tile_map(b, p.k, p.n, plan.pitch_b, P::kDepth, P::kTileN);
+  const bool vector_reads = p.k % 4 == 0 && aligned16(p.a);
+  workbook::launch(vector_reads ? pack_a_kernel<P, true> : pack_a_kernel<P, false>,
+                   dim3(plan.row_blocks * plan.k_tiles), dim3(P::kThreads), 0, stream, p.a, packed_a, p.m, p.k,
+                   plan.k_tiles);
+  if (plan.pad_b)
+    workbook::launch(pad_rows_kernel, dim3(2048), dim3(256), 0, stream, p.b, padded_b, p.k, p.n, plan.pitch_b);
   const bool vector_stores = p.n % 4 == 0 && aligned16(p.c);
   workbook::launch(vector_stores ? sgemm_warp_specialized_kernel<P, true> : sgemm_warp_specialized_kernel<P, false>,
                    dim3(plan.col_blocks, plan.row_blocks, plan.splits), dim3(P::kThreads), P::kSharedBytes, stream,
