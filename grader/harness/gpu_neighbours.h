@@ -19,9 +19,9 @@ struct GpuNeighbours {
 // This process's GPU's compute processes but this process.
 GpuNeighbours gpu_neighbours();
 
-// Before a step is timed: throws std::runtime_error when a process of this grading holds a context
-// on the GPU (the step cannot be timed fairly, and the student's code started it), and writes a line
-// to the step's log naming any other process that does (someone else's work: its times may be off).
+// Before a step is timed: throws std::runtime_error, naming them, when other processes hold a
+// context on the GPU: one of this grading's (the student's code started it), or anyone's (then the
+// step is not timed, and says to grade again on an idle GPU).
 void check_gpu_not_shared();
 
 }  // namespace workbook

@@ -64,7 +64,8 @@ Occupancy occupancy_of(const BlockShape& block, const SmLimits& sm) {
                        ? 0
                        : sm.registers / sm.schedulers / per_warp * sm.schedulers / warps_per_block;
   }
-  const int by_shared = sm.shared_bytes / round_up(block.shared_bytes + sm.shared_reserved_per_block, sm.shared_unit);
+  const int shared_per_block = round_up(block.shared_bytes + sm.shared_reserved_per_block, sm.shared_unit);
+  const int by_shared = shared_per_block > 0 ? sm.shared_bytes / shared_per_block : INT_MAX;
   Occupancy result;
   result.blocks = by_warps;
   result.limiter = Limiter::kWarps;
