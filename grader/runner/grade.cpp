@@ -798,7 +798,12 @@ int grade_request(const Checkout& checkout, Request& r) {
   }
   std::string labs_text;
   for (const std::string& lab : graded_labs) labs_text += (labs_text.empty() ? "" : " ") + lab;
-  say("grading " + labs_text + " (" + g.implementation + "), seed " + g.seed + "; replay with --seed " + g.seed +
+  // Whose files are graded, in the student's words: "starter" is only the build's name for the files
+  // in labs/, which are the student's own work by now.
+  const std::string whose = g.implementation == "starter"      ? "your files in labs/"
+                            : g.implementation == "submission" ? "the submission " + checkout.shown(r.submission)
+                                                               : "the reference solutions";
+  say("grading " + labs_text + " (" + whose + "), seed " + g.seed + "; replay with --seed " + g.seed +
       "; full log in " + g.results_shown() + "/grade.log");
   // The bars: this GPU's calibrated profile when there is one, else the built-in ones (the H100's).
   const GpuBars chosen = bars_of_this_gpu(checkout);
