@@ -475,10 +475,14 @@ function(_dump_machine_code target)
     VERBATIM)
 endfunction()
 
-# The GPU code of one of the lab's implementations: the build's architectures, and with add_lab's
+# The GPU code of one of the lab's implementations: the build's architectures (a mutant's: the
+# WORKBOOK_MUTANT_ARCHITECTURES, where set: cmake/Architectures.cmake), and with add_lab's
 # HOPPER_SPECIFIC (seen here because add_lab calls this function) Hopper's sm_90a machine code too.
 function(_set_lab_gpu_code target)
   set(architectures ${CMAKE_CUDA_ARCHITECTURES})
+  if(target MATCHES "_mutant_" AND WORKBOOK_MUTANT_ARCHITECTURES)
+    set(architectures ${WORKBOOK_MUTANT_ARCHITECTURES})
+  endif()
   if(LAB_HOPPER_SPECIFIC AND NOT "90a" IN_LIST architectures AND NOT "90a-real" IN_LIST architectures)
     list(APPEND architectures 90a-real)
   endif()

@@ -37,3 +37,16 @@ foreach(architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
       "capability 8.0 or newer (cp.async, the copy engine), so ${architecture} cannot be one of them")
   endif()
 endforeach()
+
+# The mutants (solutions/NN_topic/proofs/mutants/) are graded only on a GPU, by a build configured
+# for it. A build with no GPU (the cpu preset: CI) compiles them to prove they compile, which one
+# architecture proves as well as two, at half the work (about a third of CI's build): there
+# WORKBOOK_MUTANT_ARCHITECTURES names it. Empty, the default: the build's own, like every other file.
+set(WORKBOOK_MUTANT_ARCHITECTURES "" CACHE STRING
+    "the GPU code the proofs' mutants are compiled to (empty: CMAKE_CUDA_ARCHITECTURES)")
+foreach(architecture IN LISTS WORKBOOK_MUTANT_ARCHITECTURES)
+  if(NOT architecture MATCHES "^([0-9]+)[af]?(-real|-virtual)?$" OR CMAKE_MATCH_1 LESS 80)
+    message(FATAL_ERROR "WORKBOOK_MUTANT_ARCHITECTURES='${WORKBOOK_MUTANT_ARCHITECTURES}': '${architecture}' is not an "
+      "architecture of compute capability 8.0 or newer like 90")
+  endif()
+endforeach()
