@@ -1,4 +1,4 @@
-// The planner's cudaMemcpyAsync and cudaMemsetAsync, and its kernel launches: linked into every
+// The planner's cudaMemcpyAsync and cudaMemsetAsync (and cudaMemcpy and cudaMemset), and its kernel launches: linked into every
 // planner with the linker's --wrap, so that a launcher's calls of them reach these. While planning
 // (planning_launches()), an upload from the host and a fill become operations of the plan, in their
 // place among the launches, and nothing is copied: the addresses are the judge's. Any other copy is
@@ -51,6 +51,21 @@ cudaError_t __wrap_cudaMemsetAsync(void* destination, int value, std::size_t byt
   if (!workbook::planning_launches()) return __real_cudaMemsetAsync(destination, value, bytes, stream);
   record(workbook::plan::Fill{reinterpret_cast<std::uint64_t>(destination), bytes, static_cast<std::uint8_t>(value)});
   return cudaSuccess;
+}
+
+// The synchronous forms, as a launcher written from a textbook calls them: the same operations of
+// the plan (nothing runs in a planner, so nothing is waited for; the judge replays them in order).
+cudaError_t __real_cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t __real_cudaMemset(void* destination, int value, std::size_t bytes);
+
+cudaError_t __wrap_cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind) {
+  if (!workbook::planning_launches()) return __real_cudaMemcpy(destination, source, bytes, kind);
+  return __wrap_cudaMemcpyAsync(destination, source, bytes, kind, nullptr);
+}
+
+cudaError_t __wrap_cudaMemset(void* destination, int value, std::size_t bytes) {
+  if (!workbook::planning_launches()) return __real_cudaMemset(destination, value, bytes);
+  return __wrap_cudaMemsetAsync(destination, value, bytes, nullptr);
 }
 
 void __real___cudaRegisterFunction(void** module, const char* host_stub, char* device_name, const char* name_again,

@@ -46,6 +46,12 @@ void zeroes_then_uploads(const Target& target, cudaStream_t stream) {
   const float corner[4] = {1.0f, 2.0f, 3.0f, 4.0f};
   CUDA_CHECK(cudaMemcpyAsync(target.out + 4, corner, sizeof(corner), cudaMemcpyHostToDevice, stream));
 }
+// The same with the synchronous forms, as a textbook writes them: the same plan.
+void zeroes_then_uploads_synchronously(const Target& target, cudaStream_t) {
+  CUDA_CHECK(cudaMemset(target.out, 0, target.count * sizeof(float)));
+  const float corner[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  CUDA_CHECK(cudaMemcpy(target.out + 4, corner, sizeof(corner), cudaMemcpyHostToDevice));
+}
 void copies_on_the_device(const Target& target, cudaStream_t stream) {
   CUDA_CHECK(cudaMemcpyAsync(target.out, target.out + 8, 16, cudaMemcpyDeviceToDevice, stream));
 }
@@ -189,6 +195,7 @@ int main() {
                          workbook::student_function("todo_launcher", todo_launcher),
                          workbook::student_function("refusing_launcher", refusing_launcher),
                          workbook::student_function("zeroes_then_uploads", zeroes_then_uploads),
+                         workbook::student_function("zeroes_then_uploads_synchronously", zeroes_then_uploads_synchronously),
                          workbook::student_function("copies_on_the_device", copies_on_the_device),
                          workbook::student_function("descriptors_beyond_the_protocol", descriptors_beyond_the_protocol),
                          workbook::student_function("launches_past_workbook_launch", launches_past_workbook_launch),

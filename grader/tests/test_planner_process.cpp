@@ -182,6 +182,8 @@ TEST_CASE("planner process: a launcher's uploads and fills are operations of its
   float values[4];
   std::memcpy(values, upload.bytes.data(), sizeof values);
   CHECK(values[3] == 4.0f);
+  // cudaMemset and cudaMemcpy, as a textbook launcher calls them: the same plan.
+  CHECK(planner.call({"zeroes_then_uploads_synchronously", workbook::encode_arguments(target, cudaStream_t{})}) == plan);
   const workbook::plan::Plan refused = planner.call({"copies_on_the_device", workbook::encode_arguments(target)});
   CHECK(refused.operations.empty());
   CHECK(refused.failure.find("cudaMemcpyAsync: a launcher may copy only from the host into the problem's buffers (this copy is "
