@@ -119,7 +119,7 @@ namespace {
 
 // In the child, between fork and exec. False when Landlock is there but the rules could not be made.
 bool confine_writes(int version) {
-  if (version == 0) return true;  // not there: the judge has said so (what_the_planner_may_write())
+  if (version == 0) return true;  // not there: the judge says so in the log (start_judging(), judge.cpp)
   std::uint64_t writes = kWriteFile | kRemoveDir | kRemoveFile | kMakeChar | kMakeDir | kMakeReg | kMakeSock | kMakeFifo |
                          kMakeBlock | kMakeSym;
   if (version >= 2) writes |= kRefer;
