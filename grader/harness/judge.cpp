@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <variant>
@@ -65,15 +64,7 @@ void show_what_kernels_printed() {
   std::fflush(stdout);
   ::close(1);  // the pipe's only writer: the reader reads to its end
   if (prints.reader.joinable()) prints.reader.join();
-  if (prints.bytes == 0) return;
-  std::cout << "[workbook] what your file's kernels printed (each line after \"| \"; the grader's own lines never start "
-               "so):\n";
-  std::istringstream lines(prints.kept);
-  for (std::string line; std::getline(lines, line);) std::cout << "| " << line << '\n';
-  if (prints.bytes > prints.kept.size())
-    std::cout << "[workbook] and " << prints.bytes - prints.kept.size() << " bytes more, not shown (at most "
-              << kShownOutputBytes << " are)\n";
-  std::cout.flush();
+  show_students_output("kernels", prints.kept, prints.bytes);
 }
 
 void label_what_kernels_print() {

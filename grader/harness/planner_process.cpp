@@ -260,13 +260,17 @@ void PlannerProcess::show_output() {
   stop_reading_ = true;  // every writer has ended (or would not): what is in the pipe is read, then no more
   if (reader_.joinable()) reader_.join();
   close_if_open(output_);
-  if (printed_bytes_ == 0) return;
-  std::cout << "[workbook] what your file's host code printed (each line after \"| \"; the grader's own lines never "
-               "start so):\n";
-  std::istringstream lines(printed_);
+  show_students_output("host code", printed_, printed_bytes_);
+}
+
+void show_students_output(const std::string& whose, const std::string& kept, std::size_t printed_bytes) {
+  if (printed_bytes == 0) return;
+  std::cout << "[workbook] what your file's " << whose
+            << " printed (each line after \"| \"; the grader's own lines never start so):\n";
+  std::istringstream lines(kept);
   for (std::string line; std::getline(lines, line);) std::cout << "| " << line << '\n';
-  if (printed_bytes_ > printed_.size())
-    std::cout << "[workbook] and " << printed_bytes_ - printed_.size() << " bytes more, not shown (at most "
+  if (printed_bytes > kept.size())
+    std::cout << "[workbook] and " << printed_bytes - kept.size() << " bytes more, not shown (at most "
               << kShownOutputBytes << " are)\n";
   std::cout.flush();
 }

@@ -20,8 +20,13 @@
 
 namespace workbook {
 
-// At most this much of what a student's host code prints is shown in a step's log.
+// At most this much of what a student's host code, or their kernels, print is shown in a step's log.
 inline constexpr std::size_t kShownOutputBytes = 64 * 1024;
+
+// Shows what the student's `whose` ("host code", "kernels") printed, `kept` of `printed_bytes` in
+// all, on std::cout: each line after "| ", which no line of the grader's starts with, and how much
+// more there was. Nothing when nothing was printed.
+void show_students_output(const std::string& whose, const std::string& kept, std::size_t printed_bytes);
 
 class PlannerProcess {
  public:

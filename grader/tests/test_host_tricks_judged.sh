@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The trust boundary through the front door (issue 44): three students of lab 02 whose host code
-# cheats, graded by grade-class as any class is. Each copies honestly (a float4 copy at the step's
+# The trust boundary through the front door (issues 44, 62): four students of lab 02 whose host code
+# or kernels cheat, graded by grade-class as any class is. Each copies honestly (a float4 copy at the step's
 # occupancy: 02.1-02.3 clear their bars, 02.4 and 02.6 cannot) and adds one trick, made from lab
 # 02's mutants as a student hands a file in (one_file_solution.py):
 #   forger:    writes passing rows from a constructor and at every call, into every descriptor and
 #              rows file it can name, and prints a passing scorecard on its console;
 #   straggler: leaves a grandchild in a session of its own, to write passing rows after its step;
-#   scribbler: zeroes every double that could be a bar above its argument's address.
+#   scribbler: zeroes every double that could be a bar above its argument's address;
+#   printer:   its kernel prints forged verdicts, which reach grade.log only labelled, after "| "
+#              (its 02.3 is not checked: the printf costs the copy about that bar's margin).
 # Each must get exactly its honest copy's verdicts in class.csv, no forged text may reach the
 # console, a row, results.json or class.csv, and no file of the results may change after the
 # grading ends (the straggler's grandchild ended with its step). GPU only (77 without one).
@@ -17,7 +19,7 @@ nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77;
 rm -rf "$work"; mkdir -p "$work"; chmod 755 "$work"
 export WORKBOOK_RESULTS="$work/results"  # the class's results are this test's own
 mutants="$root/solutions/02_memory/proofs/mutants"
-for pair in forger:forges_rows scribbler:scribbles_by_pointer straggler:outlives_its_step; do
+for pair in forger:forges_rows scribbler:scribbles_by_pointer straggler:outlives_its_step printer:prints_like_the_grader; do
   student=${pair%%:*} mutant=${pair#*:}
   python3 "$root/grader/tests/one_file_solution.py" "$mutants/$mutant.cu" "$work/class/$student/labs/02_memory/memory.cu" || exit 2
 done
@@ -33,8 +35,10 @@ for row in csv.DictReader(open(sys.argv[1])):
     if row["step"].strip():
         verdicts[(row["student"], row["step"].split()[0])] = row["verdict"]
 bad = 0
-for student in ("forger", "scribbler", "straggler"):
+for student in ("forger", "scribbler", "straggler", "printer"):
     for step, want in (("02.1", "PASS"), ("02.2", "PASS"), ("02.3", "PASS"), ("02.4", "FAIL"), ("02.6", "FAIL")):
+        if student == "printer" and step == "02.3":
+            continue  # its printf costs the copy about its margin on 02.3: proves nothing either way
         got = verdicts.get((student, step), "missing")
         ok = got.startswith(want)
         bad += not ok
@@ -49,6 +53,14 @@ forged "the console" "$work/console.log"
 forged "class.csv and the summary" "$results/class/class.csv" "$results/class/summary.txt"
 forged "the students' results.json" "$results"/class/*/results.json
 forged "the students' rows" "$results"/submissions/*/grade-rows.tsv
+# The printer's kernels printed into the judge's standard output, which became its grade.log: every
+# line of theirs is there after "| " (some are, or the test proves nothing), none at a line's start.
+printer_log=$(grep -l '6 of 6 steps pass FORGED' "$results"/submissions/*/grade.log 2>/dev/null | head -1)
+if [ -z "$printer_log" ]; then echo "FAIL: the printer's kernels printed nothing into a grade.log"; failures=$((failures + 1))
+elif grep -n 'FORGED' "$printer_log" | grep -qv '^[0-9]*:| '; then
+  echo "FAIL: a kernel's forged line reached $printer_log unlabelled:"; grep -n 'FORGED' "$printer_log" | grep -v '^[0-9]*:| ' | head -3
+  failures=$((failures + 1))
+else echo "ok: the printer's $(grep -c '^| .*FORGED' "$printer_log") forged lines are each after \"| \" in its grade.log"; fi
 # Whatever was left running ended with its step. The straggler is graded last (grade-class takes
 # the students in order): nothing under results/ changes while its grandchild would have woken (8 s
 # after its step began), and its text is in no file there but its own source.
