@@ -1,10 +1,13 @@
 #include "build.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <regex>
+#include <sstream>
 
 #include "process.h"
 
@@ -15,6 +18,39 @@ namespace fs = std::filesystem;
 Build::Build(const Checkout& checkout, std::string build_dir, std::string log_folder)
     : checkout_(checkout), build_dir_(std::move(build_dir)), log_folder_(std::move(log_folder)) {
   fs::create_directories(log_folder_);
+  std::error_code no_log_yet;
+  ninja_log_from_ = fs::file_size(build_dir_ + "/.ninja_log", no_log_yet);
+  if (no_log_yet) ninja_log_from_ = 0;
+}
+
+std::string Build::where_the_time_went(std::size_t most) const {
+  // Each line ninja adds: "start_ms<TAB>end_ms<TAB>mtime<TAB>output<TAB>hash", times since its run began.
+  std::ifstream record(build_dir_ + "/.ninja_log");
+  if (!record) return "";
+  record.seekg(static_cast<std::streamoff>(ninja_log_from_));
+  if (!record) return "";  // ninja rewrote its record smaller (it compacts it now and then)
+  std::vector<std::pair<double, std::string>> outputs;
+  for (std::string line; std::getline(record, line);) {
+    std::istringstream fields(line);
+    std::string start, end, mtime, output;
+    if (!std::getline(fields, start, '\t') || !std::getline(fields, end, '\t') || !std::getline(fields, mtime, '\t') ||
+        !std::getline(fields, output, '\t') || start.empty() || !std::isdigit(static_cast<unsigned char>(start[0])))
+      continue;
+    const double seconds = (std::stod(end) - std::stod(start)) / 1000.0;
+    if (seconds >= 0.1) outputs.emplace_back(seconds, fs::path(output).filename().string());  // not ninja's own checks
+  }
+  std::sort(outputs.begin(), outputs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::ostringstream went;
+  went << std::fixed << std::setprecision(1);
+  for (std::size_t i = 0; i < outputs.size() && i < most; ++i) {
+    const auto& [seconds, name] = outputs[i];
+    if (i > 0) went << ", ";
+    went << name << ' ' << seconds << " s";
+    // A lab's library is archived, then its machine code dumped for the checks that read it (AddLab.cmake).
+    if (name.ends_with(".a")) went << " (and its machine code dumped)";
+  }
+  if (outputs.size() > most) went << " and " << outputs.size() - most << " more";
+  return went.str();
 }
 
 std::string configured_architectures(const std::string& build_dir) {

@@ -7,6 +7,7 @@
 // build folder compiles to the checkout build's architectures, decided once when that was configured.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -61,9 +62,16 @@ class Build {
   const std::string& folder() const { return build_dir_; }
   std::string log() const { return log_folder_ + "/build.log"; }
 
+  // Where this object's builds went, from ninja's own record of each output it made (the build
+  // folder's .ninja_log, read from where it ended when this object was made): the longest `most`
+  // outputs of 0.1 s or more, named by file, each with its seconds ("sgemm.cu.o 13.3 s,
+  // liblab04_sgemm_starter.a 2.6 s (and its machine code dumped), ..."); "" when none.
+  std::string where_the_time_went(std::size_t most = 4) const;
+
  private:
   const Checkout& checkout_;
   std::string build_dir_, log_folder_;
+  std::uintmax_t ninja_log_from_ = 0;  // .ninja_log's size when this object was made
 };
 
 }  // namespace workbook::runner

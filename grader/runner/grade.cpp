@@ -757,6 +757,10 @@ int grade_request(const Checkout& checkout, Request& r) {
     went << std::fixed << std::setprecision(1) << "this grading: " << total << " s, of which building " << building
          << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds << " s";
     g.log << "[workbook] " << went.str() << '\n';
+    // And where the building went, by ninja's own record: the student's file's compile, first, is
+    // most of it when that file changed (issue 64).
+    if (const std::string outputs = build.where_the_time_went(); !outputs.empty())
+      g.log << "[workbook] this grading's build, its longest outputs: " << outputs << '\n';
     say(went.str());  // on the console too: grade-class keeps each student's (results/class/NAME/grade.txt)
     append_rows(g.rows_path, g.rows);
     return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed, g.results_shown() + "/grade.log");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bars_profile.h"
+#include "build.h"
 #include "collect.h"
 #include "process.h"
 
@@ -338,4 +339,26 @@ TEST_CASE("calibrate: a lab measured again takes its place in lab order, the oth
   CHECK(begins_lab("# 06_reduce_scan"));
   CHECK_FALSE(begins_lab("# 01.4: not measured here"));
   CHECK_FALSE(begins_lab("#   measured on 2026-11-27 with seed 2026"));
+}
+
+TEST_CASE("a grading's build: where its time went, from ninja's record of what this build made, longest first") {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("workbook-ninja-log-" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder);
+  {
+    std::ofstream record(folder / ".ninja_log");
+    record << "# ninja log v5\n0\t9000\t1\tlabs/02_memory/old.o\t1\n";  // an earlier build's
+  }
+  const workbook::runner::Checkout checkout{folder.string(), "gpu", folder.string(), folder.string(), folder.string()};
+  const workbook::runner::Build build(checkout, folder.string(), (folder / "log").string());
+  CHECK(build.where_the_time_went().empty());  // nothing built since the object was made
+  {
+    std::ofstream record(folder / ".ninja_log", std::ios::app);
+    record << "10\t110\t1\tlabs/04_sgemm/plan_04_sgemm_starter\t2\n"
+              "0\t13300\t1\tsolutions/04_sgemm/CMakeFiles/x.dir/labs/04_sgemm/sgemm.cu.o\t3\n"
+              "13300\t15900\t1\tlabs/04_sgemm/liblab04_sgemm_starter.a\t4\n"
+              "15900\t15950\t1\tbuild.ninja\t5\n";
+  }
+  CHECK(build.where_the_time_went(2) ==
+        "sgemm.cu.o 13.3 s, liblab04_sgemm_starter.a 2.6 s (and its machine code dumped) and 1 more");  // not build.ninja's 0.05 s
+  std::filesystem::remove_all(folder);
 }
