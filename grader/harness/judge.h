@@ -80,8 +80,11 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
 
 // What a lab's judged_calls.cpp writes for each function of its interface, e.g.
 //   void memory_lab::copy_float4(const CopyProblem& problem, cudaStream_t stream) {
-//     workbook::judged_launch("copy_float4", stream, problem);
+//     workbook::judged_launch(__func__, stream, problem);
 //   }
+// `function` is always __func__, the stand-in's own name, which is the student's function's: the
+// planner plans the function of that name (WORKBOOK_STUDENT_FUNCTION, planner.h), so a stand-in can
+// never ask for another step's launcher.
 template <typename... Arguments>
 void judged_launch(const char* function, cudaStream_t stream, const Arguments&... arguments) {
   if (judge() == nullptr) throw std::logic_error(std::string(function) + " was called in a grader that judges nothing");

@@ -12,6 +12,7 @@
 #include <exception>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <unordered_map>
@@ -76,7 +77,8 @@ struct StudentFunction {
 
 // student_function("copy_float4", copy_lab::copy_float4): decodes the arguments (the sizes must add
 // up), calls it planning, and returns its launches, its value (for a function that returns one) or
-// what it threw. A std::logic_error (not a plan) when the bytes are not its arguments.
+// what it threw. A std::logic_error (not a plan) when the bytes are not its arguments. A lab's
+// planner.cpp names each function through WORKBOOK_STUDENT_FUNCTION (below), never by a string.
 template <typename Result, typename... Parameters>
 StudentFunction student_function(std::string name, Result (*function)(Parameters...)) {
   static_assert(std::is_void_v<Result> || std::is_trivially_copyable_v<Result>, "an answer crosses as bytes");
@@ -129,6 +131,18 @@ StudentFunction student_function(std::string name, Result (*function)(Parameters
             return plan;
           }};
 }
+
+// "memory_lab::copy_float4" -> "copy_float4": the name a function of a lab's interface crosses by,
+// as the judge's stand-in for it sends it (__func__, judge.h).
+inline std::string unqualified(std::string_view qualified) {
+  const std::size_t last = qualified.rfind("::");
+  return std::string(last == std::string_view::npos ? qualified : qualified.substr(last + 2));
+}
+
+// One entry of a lab's planner.cpp, made from the function itself: its name is the function's own,
+// so an entry cannot plan one function under another's name, and a name that is no function of the
+// interface does not compile. WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_float4)
+#define WORKBOOK_STUDENT_FUNCTION(function) ::workbook::student_function(::workbook::unqualified(#function), function)
 
 // What the CUDA runtime would answer with a GPU, asked of the judge (plan::Question): the planner
 // has none. Sent on the protocol's pipes between a request and its plan (the judge answers while it

@@ -6,10 +6,10 @@
 
 const std::vector<workbook::StudentFunction>& workbook::lab_functions() {
   static const std::vector<StudentFunction> functions = {
-      workbook::student_function("measure_fma_latency", latency_lab::measure_fma_latency),
-      workbook::student_function("measure_load_latency", latency_lab::measure_load_latency),
-      workbook::student_function("occupancy_of", latency_lab::occupancy_of),
-      workbook::student_function("fma_with_ilp", latency_lab::fma_with_ilp),
+      WORKBOOK_STUDENT_FUNCTION(latency_lab::measure_fma_latency),
+      WORKBOOK_STUDENT_FUNCTION(latency_lab::measure_load_latency),
+      WORKBOOK_STUDENT_FUNCTION(latency_lab::occupancy_of),
+      WORKBOOK_STUDENT_FUNCTION(latency_lab::fma_with_ilp),
   };
   return functions;
 }

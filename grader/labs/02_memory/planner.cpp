@@ -6,12 +6,12 @@
 
 const std::vector<workbook::StudentFunction>& workbook::lab_functions() {
   static const std::vector<StudentFunction> functions = {
-      workbook::student_function("copy_several_floats", memory_lab::copy_several_floats),
-      workbook::student_function("copy_float2", memory_lab::copy_float2),
-      workbook::student_function("copy_float4", memory_lab::copy_float4),
-      workbook::student_function("copy_many_float4", memory_lab::copy_many_float4),
-      workbook::student_function("copy_at_memcpy_speed", memory_lab::copy_at_memcpy_speed),
-      workbook::student_function("copy_with_copy_engine", memory_lab::copy_with_copy_engine),
+      WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_several_floats),
+      WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_float2),
+      WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_float4),
+      WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_many_float4),
+      WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_at_memcpy_speed),
+      WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_with_copy_engine),
   };
   return functions;
 }

@@ -6,11 +6,11 @@
 
 const std::vector<workbook::StudentFunction>& workbook::lab_functions() {
   static const std::vector<StudentFunction> functions = {
-      workbook::student_function("transpose_tiled", transpose_lab::transpose_tiled),
-      workbook::student_function("transpose_padded", transpose_lab::transpose_padded),
-      workbook::student_function("transpose_diagonal", transpose_lab::transpose_diagonal),
-      workbook::student_function("transpose_at_copy_speed", transpose_lab::transpose_at_copy_speed),
-      workbook::student_function("diagonal_tile_on_host", transpose_lab::diagonal_tile_on_host),
+      WORKBOOK_STUDENT_FUNCTION(transpose_lab::transpose_tiled),
+      WORKBOOK_STUDENT_FUNCTION(transpose_lab::transpose_padded),
+      WORKBOOK_STUDENT_FUNCTION(transpose_lab::transpose_diagonal),
+      WORKBOOK_STUDENT_FUNCTION(transpose_lab::transpose_at_copy_speed),
+      WORKBOOK_STUDENT_FUNCTION(transpose_lab::diagonal_tile_on_host),
   };
   return functions;
 }

@@ -6,11 +6,11 @@
 
 const std::vector<workbook::StudentFunction>& workbook::lab_functions() {
   static const std::vector<StudentFunction> functions = {
-      workbook::student_function("fft_2_outputs_per_thread", fft_lab::fft_2_outputs_per_thread),
-      workbook::student_function("fft_4_outputs_per_thread", fft_lab::fft_4_outputs_per_thread),
-      workbook::student_function("fft_8_outputs_per_thread", fft_lab::fft_8_outputs_per_thread),
-      workbook::student_function("fft_16_outputs_per_thread", fft_lab::fft_16_outputs_per_thread),
-      workbook::student_function("fft_at_cufft_speed", fft_lab::fft_at_cufft_speed),
+      WORKBOOK_STUDENT_FUNCTION(fft_lab::fft_2_outputs_per_thread),
+      WORKBOOK_STUDENT_FUNCTION(fft_lab::fft_4_outputs_per_thread),
+      WORKBOOK_STUDENT_FUNCTION(fft_lab::fft_8_outputs_per_thread),
+      WORKBOOK_STUDENT_FUNCTION(fft_lab::fft_16_outputs_per_thread),
+      WORKBOOK_STUDENT_FUNCTION(fft_lab::fft_at_cufft_speed),
   };
   return functions;
 }

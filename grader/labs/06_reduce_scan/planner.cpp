@@ -6,18 +6,18 @@
 
 const std::vector<workbook::StudentFunction>& workbook::lab_functions() {
   static const std::vector<StudentFunction> functions = {
-      workbook::student_function("reduce_interleaved", reduce_scan_lab::reduce_interleaved),
-      workbook::student_function("reduce_sequential", reduce_scan_lab::reduce_sequential),
-      workbook::student_function("reduce_first_add_during_load", reduce_scan_lab::reduce_first_add_during_load),
-      workbook::student_function("reduce_last_warp_shuffled", reduce_scan_lab::reduce_last_warp_shuffled),
-      workbook::student_function("reduce_unrolled", reduce_scan_lab::reduce_unrolled),
-      workbook::student_function("reduce_at_cub_speed", reduce_scan_lab::reduce_at_cub_speed),
-      workbook::student_function("scan_blelloch", reduce_scan_lab::scan_blelloch),
-      workbook::student_function("scan_hillis_steele", reduce_scan_lab::scan_hillis_steele),
-      workbook::student_function("scan_register_blocked", reduce_scan_lab::scan_register_blocked),
-      workbook::student_function("scan_decoupled_look_back", reduce_scan_lab::scan_decoupled_look_back),
-      workbook::student_function("reduce_workspace_bytes", reduce_scan_lab::reduce_workspace_bytes),
-      workbook::student_function("scan_workspace_bytes", reduce_scan_lab::scan_workspace_bytes),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::reduce_interleaved),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::reduce_sequential),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::reduce_first_add_during_load),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::reduce_last_warp_shuffled),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::reduce_unrolled),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::reduce_at_cub_speed),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::scan_blelloch),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::scan_hillis_steele),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::scan_register_blocked),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::scan_decoupled_look_back),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::reduce_workspace_bytes),
+      WORKBOOK_STUDENT_FUNCTION(reduce_scan_lab::scan_workspace_bytes),
   };
   return functions;
 }
