@@ -170,7 +170,7 @@ function(add_lab lab)
   # The #include check's test (CPU): the starter's lines stay inside the lab and the toolkit.
   add_test(NAME "${lab}.static: the starter's #include lines pass the #include check"
     COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
-            "--internals=${root}/grader/harness" "${root}/labs/${lab}/${LAB_TOPIC}.cu")
+            "--internals=${root}/grader" "${root}/labs/${lab}/${LAB_TOPIC}.cu")
   # In a student's checkout the starter is the student's file, compiled under the limit: it must
   # carry the build's GPU code, not what nvcc falls back to when it cannot see a GPU.
   add_test(NAME "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
@@ -247,7 +247,7 @@ function(add_lab_proofs lab)
     add_library(${id}_proofs STATIC ${linked_proofs})
     target_link_libraries(${id}_proofs PUBLIC ${id}_interface)
     # The lab's grading folder first: its check.h, not the harness's.
-    target_include_directories(${id}_proofs PRIVATE "${root}/grader/labs/${lab}" "${root}/grader/harness")
+    target_include_directories(${id}_proofs PRIVATE "${root}/grader/labs/${lab}" "${root}/grader/harness" "${root}/grader/protocol")
     _set_lab_gpu_code(${id}_proofs)
   endif()
   _add_lab_implementation(${lab} solution "${root}/solutions/${lab}/${LAB_TOPIC}.cu" pass)
@@ -262,7 +262,7 @@ function(add_lab_proofs lab)
   add_custom_target(${id}_static_inputs ALL DEPENDS ${id}_solution_ptx)
   add_test(NAME "${lab}.static: the solution's #include lines pass the #include check"
     COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
-            "--internals=${root}/grader/harness" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
+            "--internals=${root}/grader" "${root}/solutions/${lab}/${LAB_TOPIC}.cu")
   # What a student's object is checked against is the reference solution's own GPU code.
   add_test(NAME "${lab}.static: the solution carries the build's GPU code"
     COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_solution>" "--architectures=${gpu_code}"
@@ -384,7 +384,7 @@ function(_add_include_mutant lab spec)
   set(source "${PROJECT_SOURCE_DIR}/solutions/${lab}/proofs/mutants/${mutant}.cu")
   set(name "${lab}.mutant_${mutant}: the #include check refuses it (${expected})")
   add_test(NAME "${name}" COMMAND workbook_audit includes "--lab-folder=${PROJECT_SOURCE_DIR}/labs/${lab}"
-           "--student-headers=${PROJECT_SOURCE_DIR}/include" "--internals=${PROJECT_SOURCE_DIR}/grader/harness" "${source}")
+           "--student-headers=${PROJECT_SOURCE_DIR}/include" "--internals=${PROJECT_SOURCE_DIR}/grader" "${source}")
   string(REPLACE "[" "\\[" pattern "${expected}")
   string(REPLACE "]" "\\]" pattern "${pattern}")
   string(REPLACE "(" "\\(" pattern "${pattern}")

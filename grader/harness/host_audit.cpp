@@ -20,6 +20,9 @@ namespace workbook::host_audit {
 namespace {
 
 // The vendor libraries a lab must not lean on, by the names of their headers.
+// The grader's folders whose headers a student's file may not name (a new folder of the grader's is
+// added here); the build does not look in them for a student's file anyway: this says why.
+constexpr const char* kGraderFolders[] = {"harness", "protocol", "runner", "tests"};
 const std::regex kVendorHeader(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc|nvPTXCompiler|nvJitLink)\w*(\.h(pp)?)?$|^(cub|thrust|cutlass|cute)/|^(cub|thrust|cutlass|cute)$)");
 std::string run(const std::string& command) { return workbook::command_output(command); }
 
@@ -145,11 +148,13 @@ std::string include_refusal(const std::string& name, const IncludeRules& rules) 
            "kernels, so write this one instead";
   if (rules.exists(rules.lab_folder + "/" + name)) return "";
   if (name.rfind("workbook/", 0) == 0 && rules.exists(rules.student_headers + "/" + name)) return "";
-  if (rules.exists(rules.internals + "/" + name))
-    return "the grader's own header, not one of the workbook's student headers (workbook/...): " + allowed;
+  // A header of one of the grader's folders (grader/harness, grader/protocol, grader/labs/NN_topic...).
+  for (const char* folder : kGraderFolders)
+    if (rules.exists(rules.internals + "/" + folder + "/" + name))
+      return "the grader's own header, not one of the workbook's student headers (workbook/...): " + allowed;
   // A path from the checkout's top (grader/..., solutions/..., labs/<another lab>/...): the build
   // would not find it, and it is not the student's to include.
-  const std::string checkout = rules.internals + "/../..";  // grader/harness's checkout
+  const std::string checkout = rules.internals + "/..";  // grader's checkout
   static const std::regex workbook_folder("(grader|solutions|labs|include|classroom|cmake|docs)/.*");
   if (std::regex_match(name, workbook_folder) || rules.exists(checkout + "/" + name))
     return "a file of the workbook's own, outside your lab's folder: " + allowed;

@@ -28,7 +28,7 @@ std::string describe(const Finding& finding);
 struct IncludeRules {
   std::string lab_folder;       // labs/NN_topic: the lab's own headers
   std::string student_headers;  // the folder holding workbook/launch.cuh and the other student headers
-  std::string internals;        // the grader's own headers (grader/harness), which a student's file may not include
+  std::string internals;        // the grader's folder: its headers (grader/*/), which a student's file may not include
   // Whether a file exists (the real file system, or a test's own).
   std::function<bool(const std::string&)> exists;
 };

@@ -249,12 +249,11 @@ struct Options {
   std::deque<std::string> step_filters;  // --step's doctest filters, which doctest_args point into
 };
 
-// CTest's "skipped": no GPU to grade on, or (for a run of steps that all need a newer GPU) nothing
-// applicable on this one; the workbook script tells the two apart by the rows.
-constexpr int kExitSkipped = 77;
-constexpr int kExitNotApplicable = kExitSkipped;
-// --calibrate: a reference solution failed on this GPU (ladder.h's CalibrationError).
-constexpr int kExitCalibrationError = 3;
+// What this process tells the runner (exit_codes.h): "skipped" (no GPU, or nothing applicable on
+// this one), and --calibrate's failure.
+constexpr int kExitSkipped = exit_code::kSkipped;
+constexpr int kExitNotApplicable = exit_code::kSkipped;
+constexpr int kExitCalibrationError = exit_code::kCalibrationError;
 
 bool starts_with(const char* arg, const char* prefix) { return std::strncmp(arg, prefix, std::strlen(prefix)) == 0; }
 

@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "exit_codes.h"
+
 namespace workbook {
 
 namespace {
@@ -87,7 +89,7 @@ bool close_to_the_gpu() {
   sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
   return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
 }
-constexpr int kNotClosedToTheGpu = 126;  // the planner's exit status when close_to_the_gpu() failed
+constexpr int kNotClosedToTheGpu = exit_code::kPlannerNotClosedToTheGpu;  // close_to_the_gpu() failed
 
 // Landlock (Linux 5.13 on), which any process may apply to itself and its children: the planner and
 // everything it starts may write, create or remove files only under its working folder (the step's
@@ -147,7 +149,7 @@ bool confine_writes(int version) {
   ::close(rules);
   return ok;
 }
-constexpr int kNotConfined = 125;  // the planner's exit status when confine_writes() failed
+constexpr int kNotConfined = exit_code::kPlannerNotConfined;  // confine_writes() failed
 
 }  // namespace
 
@@ -194,13 +196,13 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer
     // set) or onto the other pipe.
     ::setpgid(0, 0);  // a group of its own, which everything it starts joins unless it leaves
     const int requests = ::fcntl(to_planner[0], F_DUPFD_CLOEXEC, 10), plans = ::fcntl(from_planner[1], F_DUPFD_CLOEXEC, 10);
-    if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(127);
-    if (::dup2(printed[1], 1) < 0 || ::dup2(printed[1], 2) < 0) ::_exit(127);  // its prints: to the judge, labelled
-    if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(127);
+    if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(exit_code::kPlannerNotStarted);
+    if (::dup2(printed[1], 1) < 0 || ::dup2(printed[1], 2) < 0) ::_exit(exit_code::kPlannerNotStarted);  // its prints: to the judge, labelled
+    if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(exit_code::kPlannerNotStarted);
     if (!close_to_the_gpu()) ::_exit(kNotClosedToTheGpu);  // sets no_new_privs, which Landlock needs too
     if (!confine_writes(landlock)) ::_exit(kNotConfined);
     ::execv(argv[0], argv.data());
-    ::_exit(127);
+    ::_exit(exit_code::kPlannerNotStarted);
   }
   if (pid_ > 0) {
     ::setpgid(pid_, pid_);  // as the child does, so that the group exists whichever runs first
@@ -281,7 +283,7 @@ std::string PlannerProcess::how_it_ended() {
   pid_ = -1;
   if (WIFSIGNALED(status))
     return "it was ended by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return "it could not be started";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == exit_code::kPlannerNotStarted) return "it could not be started";
   if (WIFEXITED(status) && WEXITSTATUS(status) == kNotConfined)
     return "it could not be started confined to its working folder (Landlock refused its rules)";
   if (WIFEXITED(status) && WEXITSTATUS(status) == kNotClosedToTheGpu)

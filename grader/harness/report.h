@@ -15,14 +15,15 @@
 #include <utility>
 #include <vector>
 
+#include "exit_codes.h"
+
 namespace workbook {
 
 inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
 // A judge grading several steps (a lab's, in one process) exits with this after a step whose kernel
-// left the CUDA context unusable, once that step's rows are written: the runner grades the steps
-// after it in a new process, so that they are graded as they would be alone.
-inline constexpr int kExitContextLost = 4;
+// left the CUDA context unusable (exit_codes.h).
+inline constexpr int kExitContextLost = exit_code::kContextLost;
 
 // What a row says: PASS or FAIL on a row the bar judges, info on the others, n/a for a step that
 // needs a newer GPU than this one (Step::min_compute_capability): neither passed nor failed.

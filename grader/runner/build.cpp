@@ -203,7 +203,7 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
       // The audit is the checkout's tool (./workbook built it), whichever folder builds the lab.
       const Outcome audit = run({{checkout_.build_dir + "/grader/workbook_audit", "includes", "--lab-folder=" + checkout_.root + "/labs/" + lab,
                                   "--student-headers=" + checkout_.root + "/include",
-                                  "--internals=" + checkout_.root + "/grader/harness", file}});
+                                  "--internals=" + checkout_.root + "/grader", file}});
       if (audit.status == 1) {  // findings
         std::cerr << audit.output;
         result.refused[lab] = audit.output;

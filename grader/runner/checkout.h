@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "exit_codes.h"
+
 namespace workbook::runner {
 
-// Exit codes as ./workbook documents them.
-inline constexpr int kExitFailed = 1, kExitUsage = 2, kExitMissingTools = 3, kExitNoGpu = 77;
+// Exit codes as ./workbook documents them (every process's: exit_codes.h).
+inline constexpr int kExitFailed = exit_code::kFailed, kExitUsage = exit_code::kUsage,
+                     kExitMissingTools = exit_code::kMissingTools, kExitNoGpu = exit_code::kNoGpu;
 
 // An error that ends the run with `code`, said as the front door says its errors.
 struct Fatal : std::runtime_error {

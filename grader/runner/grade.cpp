@@ -378,7 +378,7 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
         << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s, the step's process from start to end\n"
         << std::defaultfloat;
   g.log.flush();
-  if (outcome.status == 0 || outcome.status == 1 || outcome.status == 77)
+  if (outcome.status == 0 || outcome.status == exit_code::kStepFailed || outcome.status == exit_code::kSkipped)
     for (StepRow& row : collect_rows(p.rows_file, lab, step.name)) g.rows.push_back(row);
   fs::remove_all(p.work);
   return outcome.status;
@@ -492,7 +492,8 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
   if (over_time || status == 124 || status == 137) {
     stopped_why = hung_reason(g);
     console = "FAIL (hung)";
-  } else if (status != 0 && status != 1 && status != 2 && status != 77 && status != kExitContextLost) {
+  } else if (status != 0 && status != exit_code::kStepFailed && status != exit_code::kUsage && status != exit_code::kSkipped &&
+             status != kExitContextLost) {
     stopped_why = crashed_reason(g, status);
     console = "FAIL (crashed)";
   }

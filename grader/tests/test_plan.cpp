@@ -1,4 +1,4 @@
-// The plan a planner sends the judge (grader/harness/plan.h): it crosses from a process that runs a
+// The plan a planner sends the judge (grader/protocol/plan.h): it crosses from a process that runs a
 // student's code, so every malformed message is refused without reading past it, and every
 // operation the judge would replay is checked against what it gave and what the GPU allows.
 #include <doctest/doctest.h>
