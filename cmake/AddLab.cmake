@@ -13,7 +13,7 @@
 #                             judged_calls.cpp in place of any implementation (grade)
 #   lab<NN_topic>_starter     labs/NN_topic/<topic>.cu, and grade_<NN_topic>_starter: the grader
 #                             linked with it (with a submission, lab<NN_topic>_submission too); and
-#                             plan_<NN_topic>_starter, its planner (grader/harness/planner.h: the file
+#                             plan_<NN_topic>_starter, its planner (grader/planner/planner.h: the file
 #                             with the lab's planner.cpp, nothing of the grader's)
 #   and the starter's tests: every step rejected cleanly (--expect-reject), linked and judged, the
 #   #include check of its source, its GPU code, the benchmark plot's
@@ -622,7 +622,7 @@ function(_add_residue_mutant lab spec)
   set_tests_properties("${honest}" "${proof}" PROPERTIES LABELS "gpu;${lab};judge;residue" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
-# plan_<NN_topic>_<kind>, the implementation's planner (the trust boundary, grader/harness/planner.h):
+# plan_<NN_topic>_<kind>, the implementation's planner (the trust boundary, grader/planner/planner.h):
 # the implementation with the lab's list of functions and the planner's loop, and nothing of the
 # grader's: a file that calls the grader's code does not link into one. It links the vendor
 # libraries the lab's grader links, so that a file calling cuBLAS or cuFFT from its host code
@@ -631,7 +631,7 @@ function(_add_planner lab kind)
   set(id "lab${lab}")
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
   get_property(vendor_libraries GLOBAL PROPERTY WORKBOOK_${lab}_GRADER_LIBRARIES)
-  add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/harness/planner_main.cpp"
+  add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/planner/planner_main.cpp"
                  "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/planner.cpp")
   target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies workbook_planner ${id}_${kind} ${vendor_libraries})
   set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "arguments.h"
 #include "plan.h"
 #include "workbook/cuda.h"
 
@@ -107,12 +108,6 @@ plan::Plan checked_plan(PlannerProcess& planner, const std::string& function, co
                         const plan::DeviceLimits& limits, const plan::ParameterSizes& parameter_sizes,
                         const Arguments&... arguments);
 
-}  // namespace workbook
-
-#include "planner.h"  // encode_arguments()
-
-namespace workbook {
-
 template <typename Result, typename... Arguments>
 Result planned_answer(PlannerProcess& planner, const std::string& function, const Arguments&... arguments) {
   static_assert(std::is_trivially_copyable_v<Result>, "an answer crosses as bytes");
@@ -121,10 +116,6 @@ Result planned_answer(PlannerProcess& planner, const std::string& function, cons
   std::memcpy(&result, answer_of(plan, function, sizeof(Result)).data(), sizeof(Result));
   return result;
 }
-
-}  // namespace workbook
-
-namespace workbook {
 
 template <typename... Arguments>
 plan::Plan checked_plan(PlannerProcess& planner, const std::string& function, const std::vector<plan::Buffer>& given,

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.h"
 #include "plan.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
@@ -48,26 +49,6 @@ std::vector<RecordedCopy>& recorded_copies();
 // The launches recorded since the last clear_recorded_launches(), with the recorded copies in their
 // places, as a plan, oldest first.
 plan::Plan plan_of_recorded_launches(const KernelNamer& name_of = kernel_name);
-
-// A function's arguments as the judge sends them: each one's bytes, in order. A cudaStream_t has
-// none: the judge replays on its own stream, and the planner passes its own.
-template <typename T>
-inline constexpr bool kIsStream = std::is_same_v<std::decay_t<T>, cudaStream_t>;
-
-template <typename... Arguments>
-plan::Bytes encode_arguments(const Arguments&... arguments) {
-  static_assert((std::is_trivially_copyable_v<std::decay_t<Arguments>> && ...), "arguments cross as bytes");
-  plan::Bytes bytes;
-  const auto append = [&bytes](const auto& value) {
-    if constexpr (!kIsStream<decltype(value)>) {
-      const std::size_t at = bytes.size();
-      bytes.resize(at + sizeof(value));
-      std::memcpy(bytes.data() + at, &value, sizeof(value));
-    }
-  };
-  (append(arguments), ...);
-  return bytes;
-}
 
 // One function of a lab's interface, as the planner calls it.
 struct StudentFunction {
