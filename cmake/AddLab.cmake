@@ -369,10 +369,10 @@ function(_add_sanitize_test lab kind tool expect steps)
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
-# Every compile of a student's file runs under grader/harness/limited.sh: bounded in wall time, CPU
+# Every compile of a student's file runs under grader/runner/limited.sh: bounded in wall time, CPU
 # time, memory and output, each reported in plain words when hit.
 function(_limit_student_compile target)
-  set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/harness/limited.sh;compile")
+  set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh;compile")
 endfunction()
 
 # "name|text": a mutant whose #include lines leave the lab (never compiled, read by `workbook_audit
@@ -471,7 +471,7 @@ function(_dump_machine_code target)
   endif()
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND sh -c "\"$0\" compile \"$1\" -sass \"$2\" > \"$2.sass.part\" && mv \"$2.sass.part\" \"$2.sass\" || rm -f \"$2.sass.part\""
-            "${PROJECT_SOURCE_DIR}/grader/harness/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_FILE:${target}>"
+            "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_FILE:${target}>"
     VERBATIM)
 endfunction()
 

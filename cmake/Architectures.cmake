@@ -3,7 +3,7 @@
 # starters and a student's file all get the same.
 #
 # Why not nvcc's -arch=native (what CMake passes for CMAKE_CUDA_ARCHITECTURES=native): it asks the GPU
-# at every compile, and a student's file is compiled under grader/harness/limited.sh, whose memory
+# at every compile, and a student's file is compiled under grader/runner/limited.sh, whose memory
 # limit is far below what a CUDA process needs to start. There nvcc cannot see the GPU, falls back
 # to its default (compute_75 PTX), and the student's kernels are graded as code the driver compiles
 # at load time, or do not compile at all (lab 04's cp.async needs sm_80).

@@ -29,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A submission's intake: take_submission() unpacks it (an archive through grader/harness/unpack.py, which takes
+// A submission's intake: take_submission() unpacks it (an archive through grader/runner/unpack.py, which takes
 // no owner, mode, link or special file from it, within caps; a folder as its plain files) into
 // results/submissions/NAME, and takes from it the one file of each lab a student may edit.
 
@@ -105,7 +105,7 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
   fs::create_directories(unpacked);
   const std::string extension = path.ends_with(".tar.gz") ? "tar.gz" : fs::path(path).extension().string().substr(std::min<std::size_t>(1, fs::path(path).extension().string().size()));
   if (extension == "tar" || extension == "tar.gz" || extension == "tgz" || extension == "zip") {
-    const Outcome unpacking = run({{"python3", root + "/grader/harness/unpack.py", path, unpacked}});
+    const Outcome unpacking = run({{"python3", root + "/grader/runner/unpack.py", path, unpacked}});
     std::string said = unpacking.output;
     while (!said.empty() && said.back() == '\n') said.pop_back();
     if (unpacking.status == 1) {

@@ -342,7 +342,7 @@ StepProcess step_process(Grading& g, const std::string& name, std::vector<std::s
   // A judge writes its rows on descriptor 3, which the runner opens: the file stays the runner's,
   // out of reach of the planner, which runs as the step's user.
   command.push_back(g.judge ? "--rows-fd=3" : "--rows=" + p.rows_file);
-  std::vector<std::string> argv = {g.checkout.root + "/grader/harness/limited.sh", "step"};
+  std::vector<std::string> argv = {g.checkout.root + "/grader/runner/limited.sh", "step"};
   argv.insert(argv.end(), command.begin(), command.end());
   if (const auto step_ids = g.confinement.step_ids(g.steps_run++)) {
     // The folder is root's: the step may write its rows file and its scratch folder, and nothing

@@ -2,7 +2,7 @@
 // handouts claim about the reference solution: no kernel spills to local memory, the kernels that
 // promise 16-byte loads and stores really issue them, and the starter exports exactly the solution's
 // functions (so the one grader links with either). What either may include (no vendor library's
-// header) is the #include check's (grader/harness/host_audit.h).
+// header) is the #include check's (grader/audit/host_audit.h).
 //
 // The solution's kernels are read from its Hopper PTX (built by add_lab() with the same flags):
 // `ptxas -v` reports each kernel's registers, stack frame and spills, and the PTX shows the width

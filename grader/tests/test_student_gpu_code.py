@@ -3,7 +3,7 @@
 
     test_student_gpu_code.py ROOT BUILD_DIR AUDIT
 
-A student's file is compiled under grader/harness/limited.sh, whose memory limit is below what a
+A student's file is compiled under grader/runner/limited.sh, whose memory limit is below what a
 CUDA process needs to start: a compile that asks the GPU (nvcc's -arch=native) cannot see it there,
 and nvcc falls back to its default architecture. This test
   1. finds no compile command in the build that asks the GPU (every one names its architectures);
@@ -65,7 +65,7 @@ def main():
     argv = shlex.split(student[0]["command"])
     directory = student[0]["directory"]
     architectures = os.path.join(build_dir, "labs", "04_sgemm", "gpu_code.architectures")
-    limited = os.path.join(root, "grader", "harness", "limited.sh")
+    limited = os.path.join(root, "grader", "runner", "limited.sh")
 
     with tempfile.TemporaryDirectory() as scratch:
         def compile_as_student(source_text, name, keep_architectures):

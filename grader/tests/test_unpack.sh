@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Submissions unpack safely (grader/harness/unpack.py, ./workbook grade --submission): a setuid
+# Submissions unpack safely (grader/runner/unpack.py, ./workbook grade --submission): a setuid
 # member is written without its mode, links, devices and FIFOs are skipped, a member that climbs
 # out with '..' or an absolute name refuses the archive, and so do a zip that unpacks to 201 MB and
 # an archive of too many files; each refusal says why, before anything is built. CPU only.
@@ -36,7 +36,7 @@ with tarfile.open(f"{d}/many.tar", "w") as t:
     for i in range(10001):
         member(t, f"f{i}", data=b"")
 PY
-unpack="$root/grader/harness/unpack.py"
+unpack="$root/grader/runner/unpack.py"
 python3 "$unpack" "$scratch/hostile.tar" "$scratch/out" >"$scratch/said" 2>&1
 check "a setuid member is written as a plain 0644 file" test "$(stat -c %a "$scratch/out/labs/02_memory/memory.cu" 2>/dev/null)" = 644
 check "devices, FIFOs and links are skipped, and said so" \

@@ -22,7 +22,7 @@ namespace {
 // The vendor libraries a lab must not lean on, by the names of their headers.
 // The grader's folders whose headers a student's file may not name (a new folder of the grader's is
 // added here); the build does not look in them for a student's file anyway: this says why.
-constexpr const char* kGraderFolders[] = {"harness", "planner", "protocol", "runner", "tests"};
+constexpr const char* kGraderFolders[] = {"audit", "harness", "planner", "protocol", "runner", "tests"};
 const std::regex kVendorHeader(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc|nvPTXCompiler|nvJitLink)\w*(\.h(pp)?)?$|^(cub|thrust|cutlass|cute)/|^(cub|thrust|cutlass|cute)$)");
 std::string run(const std::string& command) { return workbook::command_output(command); }
 
@@ -148,7 +148,7 @@ std::string include_refusal(const std::string& name, const IncludeRules& rules) 
            "kernels, so write this one instead";
   if (rules.exists(rules.lab_folder + "/" + name)) return "";
   if (name.rfind("workbook/", 0) == 0 && rules.exists(rules.student_headers + "/" + name)) return "";
-  // A header of one of the grader's folders (grader/harness, grader/protocol, grader/labs/NN_topic...).
+  // A header of one of the grader's folders (grader/audit, grader/harness, grader/protocol...).
   for (const char* folder : kGraderFolders)
     if (rules.exists(rules.internals + "/" + folder + "/" + name))
       return "the grader's own header, not one of the workbook's student headers (workbook/...): " + allowed;
