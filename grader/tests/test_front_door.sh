@@ -105,7 +105,8 @@ fi
 [ "$(grep -c "not graded: its name gives no student" "$WORKBOOK_RESULTS/class/summary.txt")" -eq 3 ] ||
   { echo "FAIL: grade-class did not refuse .zip, .hidden and a name with a newline, each whole"; failures=$((failures + 1)); }
 # The gradebook names the labs in its header, and none of those three unnamed ones as a student.
-if head -n 1 "$WORKBOOK_RESULTS/class/gradebook.csv" 2>/dev/null | grep -qx 'student,01_latency,02_memory,03_transpose,04_sgemm,05_fft,06_reduce_scan,total' &&
+every_lab=$(find "$root/labs" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]_*' -printf '%f\n' | sort | paste -sd, -)
+if head -n 1 "$WORKBOOK_RESULTS/class/gradebook.csv" 2>/dev/null | grep -qx "student,$every_lab,total" &&
    [ "$(wc -l <"$WORKBOOK_RESULTS/class/gradebook.csv")" -eq 1 ]; then
   echo "ok: grade-class writes the gradebook's header, a column per lab, and no row for a submission it could not name"
 else
