@@ -311,8 +311,7 @@ void calibrate(const std::string& profile_path) {
       std::cout << "[workbook] warning: " << step.id << ": " << note << '\n';
     }
     for (std::size_t r = 0; r < bars.size(); ++r) {
-      out << step.id << ' ' << r + 1 << ' ' << fixed(bars[r].min_speedup, 2) << ' ' << fixed(bars[r].min_percent_of_reference, 2)
-          << "  # " << comments[r] << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, "
+      out << bar_line(step.id, r + 1, {bars[r].min_speedup, bars[r].min_percent_of_reference}) << "  # " << comments[r] << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, "
           << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";
       if (r == 0 && !note.empty()) out << "; " << note;
       out << '\n';

@@ -565,33 +565,6 @@ bool register_calibration(const char* lab, CalibrateFunction function) {
   return true;
 }
 
-BarsProfile read_bars_profile(const std::string& path) {
-  BarsProfile profile;
-  for (const auto& [number, line] : config_lines(path, "bars profile")) {
-    std::istringstream fields(line);
-    std::string step, extra;
-    fields >> step;
-    if (step == "reference") {
-      std::string key;
-      double value = 0;
-      if (!(fields >> key >> value) || !(value > 0) || (fields >> extra))
-        throw std::invalid_argument(path + ":" + std::to_string(number) + ": a reference line is reference KEY VALUE (VALUE > 0)");
-      profile.reference_values[key] = value;
-      continue;
-    }
-    std::size_t index = 0;
-    Session::CalibratedBar bar;
-    if (!(fields >> index >> bar.min_speedup >> bar.min_percent_of_reference) || index == 0 || bar.min_speedup < 0 ||
-        bar.min_percent_of_reference < 0 || (fields >> extra))
-      throw std::invalid_argument(path + ":" + std::to_string(number) +
-                                  ": a line is STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE (INDEX from 1)");
-    std::vector<Session::CalibratedBar>& of_step = profile.bars[step];
-    if (of_step.size() < index) of_step.resize(index);
-    of_step[index - 1] = bar;
-  }
-  return profile;
-}
-
 }  // namespace workbook
 
 int main(int argc, char** argv) {

@@ -90,7 +90,7 @@ void write_reference_values(const char* lab, std::ostream& out) {
       throw CalibrationError(std::string(lab) + " declares the reference value " + value.key +
                              " but nothing measures it: the instructor tree (solutions/" + lab +
                              "/proofs/) is incomplete. No profile was written");
-    out << "reference " << value.key << ' ' << fixed(measure->second(), 2) << "  # " << value.what
+    out << reference_line(value.key, measure->second()) << "  # " << value.what
         << ", the grader's own measurement (built in: " << fixed(value.h100, 2) << ")\n";
   }
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bars_profile.h"
 #include "defences.h"
 #include "profile.h"
 #include "report.h"
@@ -43,10 +44,7 @@ struct Session {
   cudaStream_t stream = nullptr;
   // --bars=FILE: this GPU's bars profile (./workbook calibrate). Per step id, per requirement of its
   // bar (in order), the minimum speedup and % of the reference that replace the built-in (H100) ones.
-  struct CalibratedBar {
-    double min_speedup = 0;
-    double min_percent_of_reference = 0;
-  };
+  using CalibratedBar = workbook::CalibratedBar;  // bars_profile.h
   std::map<std::string, std::vector<CalibratedBar>> calibrated_bars;
   // The same profile's reference values (its "reference KEY VALUE" lines): what a measurement step
   // is compared with on this GPU in place of the lab's built-in H100 value (reference_values.h).
@@ -133,12 +131,6 @@ using CountersFunction = std::vector<profile::Counter> (*)();
 using ProfileFunction = int (*)(const std::string& step_id);
 bool register_profile(const char* lab, CountersFunction counters, ProfileFunction run);
 
-// A bars profile: lines "STEP INDEX MIN_SPEEDUP MIN_PERCENT_OF_REFERENCE" and "reference KEY VALUE",
-// '#' comments. Throws std::invalid_argument on a file it cannot read or a malformed line.
-struct BarsProfile {
-  std::map<std::string, std::vector<Session::CalibratedBar>> bars;
-  std::map<std::string, double> reference_values;
-};
-BarsProfile read_bars_profile(const std::string& path);
+// A bars profile is read and written by bars_profile.h alone (read_bars_profile, bar_line, reference_line).
 
 }  // namespace workbook

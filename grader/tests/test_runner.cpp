@@ -341,6 +341,28 @@ TEST_CASE("calibrate: a lab measured again takes its place in lab order, the oth
   CHECK_FALSE(begins_lab("#   measured on 2026-11-27 with seed 2026"));
 }
 
+TEST_CASE("a bars profile: the lines calibration writes are the lines grading reads, and a bad line is named") {
+  const std::string path = scratch_file("profile.bars");
+  {
+    std::ofstream out(path);
+    out << "# Bars for NVIDIA H200\n# 01_latency\n" << reference_line("01.1", 4.0712) << "  # cycles\n"
+        << bar_line("02.4", 2, {14.9261, 82.0}) << "  # witness ...\n" << bar_line("02.4", 1, {3.5, 0}) << '\n';
+  }
+  const BarsProfile profile = read_bars_profile(path);
+  CHECK(reference_line("01.1", 4.0712) == "reference 01.1 4.07");
+  CHECK(bar_line("02.4", 2, {14.9261, 82.0}) == "02.4 2 14.93 82.00");
+  CHECK(profile.reference_values.at("01.1") == doctest::Approx(4.07));
+  REQUIRE(profile.bars.at("02.4").size() == 2);
+  CHECK(profile.bars.at("02.4")[0].min_speedup == doctest::Approx(3.5));
+  CHECK(profile.bars.at("02.4")[1].min_percent_of_reference == doctest::Approx(82.0));
+  {
+    std::ofstream out(path);
+    out << "02.1 1 fast 95\n";
+  }
+  CHECK_THROWS_WITH(read_bars_profile(path), doctest::Contains(":1: a line is STEP INDEX MIN_SPEEDUP"));
+  std::remove(path.c_str());
+}
+
 TEST_CASE("a grading's build: where its time went, from ninja's record of what this build made, longest first") {
   const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("workbook-ninja-log-" + std::to_string(getpid()));
   std::filesystem::create_directories(folder);
