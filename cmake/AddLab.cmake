@@ -9,7 +9,7 @@
 #                             (device-side checks) but planner.cpp and judged_calls.cpp, compiled
 #                             once; GRADER_LIBRARIES are linked into it (lab 04's cuBLAS, the line
 #                             to beat) and into the planners
-#   judge_<NN_topic>          the lab's judge (grader/harness/judge.h): the grader with the lab's
+#   judge_<NN_topic>          the lab's judge (grader/judge/judge.h): the grader with the lab's
 #                             judged_calls.cpp in place of any implementation (grade)
 #   lab<NN_topic>_starter     labs/NN_topic/<topic>.cu, and grade_<NN_topic>_starter: the grader
 #                             linked with it (with a submission, lab<NN_topic>_submission too); and
@@ -145,7 +145,7 @@ function(add_lab lab)
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
-  # The lab's judge (grader/harness/judge.h): its grader with the lab's judged calls in place of an
+  # The lab's judge (grader/judge/judge.h): its grader with the lab's judged calls in place of an
   # implementation. It links no student code, so one judge grades every implementation of the lab:
   # each call goes to the implementation's planner (plan_NN_topic_<kind>, --planner) and is replayed
   # with the kernels of its object (--device-code). Not yet what ./workbook grade runs.
@@ -637,7 +637,7 @@ function(_add_planner lab kind)
   set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
 endfunction()
 
-# The implementation `kind` graded by the lab's judge (grader/harness/judge.h), every step, on the
+# The implementation `kind` graded by the lab's judge (grader/judge/judge.h), every step, on the
 # GPU: `expectation` is pass (every step passes), todo (every step fails naming its TODO: a starter)
 # or reject (every step fails: a wrong kernel is wrong whoever runs its host code).
 function(_add_judged_test lab kind expectation)

@@ -22,7 +22,7 @@ namespace {
 // The vendor libraries a lab must not lean on, by the names of their headers.
 // The grader's folders whose headers a student's file may not name (a new folder of the grader's is
 // added here); the build does not look in them for a student's file anyway: this says why.
-constexpr const char* kGraderFolders[] = {"audit", "harness", "planner", "protocol", "runner", "tests"};
+constexpr const char* kGraderFolders[] = {"audit", "harness", "judge", "planner", "protocol", "runner", "tests"};
 const std::regex kVendorHeader(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc|nvPTXCompiler|nvJitLink)\w*(\.h(pp)?)?$|^(cub|thrust|cutlass|cute)/|^(cub|thrust|cutlass|cute)$)");
 std::string run(const std::string& command) { return workbook::command_output(command); }
 

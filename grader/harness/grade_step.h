@@ -24,7 +24,7 @@
 #include "defences.h"
 #include "drawn_sizes.h"
 #include "gpu_neighbours.h"
-#include "judge.h"
+#include "judged_code.h"
 #include "lab.h"
 #include "peaks.h"
 #include "report.h"
@@ -35,6 +35,12 @@
 #include "workbook/launch_log.h"
 
 namespace workbook {
+
+// [fresh-module]: before each call of a launcher, the student's GPU code as it was loaded
+// (JudgedCode::reset_module()). Nothing where no judge grades: a linked grader grades our own code.
+inline void reset_judged_module(cudaStream_t stream) {
+  if (const JudgedCode* judged = session().judged) judged->reset_module(stream);
+}
 
 // ---------------------------------------------------------------------------------------------
 // What the skeleton measures
@@ -161,7 +167,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
       timed.arrays.redraw_inputs(s);
       timed.arrays.poison_outputs(s);
     }
-    if (defence_enabled(Defence::kFreshModule)) reset_student_module(s);
+    if (defence_enabled(Defence::kFreshModule)) reset_judged_module(s);
   };
   if (fresh) {
     candidate.after = [&](cudaStream_t s, int index) {
@@ -171,7 +177,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   }
   // A judge (judge.h) asks for the call's plan now and ends the student's planner: none of their
   // host code runs while anything is timed.
-  if (Judge* judging = judge()) judging->plan_ahead([&] { call(stream); });
+  if (JudgedCode* judged = session().judged) judged->plan_ahead([&] { call(stream); });
   // And the GPU is checked to be the judge's alone: no process of the grading's holds a context on it.
   check_gpu_not_shared();
   const std::vector<Timing> timings = time_interleaved(
@@ -311,7 +317,7 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
   clear_recorded_launches();
   const std::string where = c->where + ": ";
   try {
-    if (defence_enabled(Defence::kFreshModule)) reset_student_module(stream);
+    if (defence_enabled(Defence::kFreshModule)) reset_judged_module(stream);
     if (step.launcher != nullptr)
       c->launcher_ms = time_one_call_ms([&](cudaStream_t s) { step.launcher(c->problem, s); }, stream);
     clock.called = CaseClock::Clock::now();
@@ -319,7 +325,7 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     clock.checked = CaseClock::Clock::now();
     if (!why.empty()) {
       // Judged, a launcher whose plan launched nothing left the output as the grader poisoned it.
-      if (const Judge* judging = judge(); judging != nullptr && step.launcher != nullptr && judging->last_call_launched_nothing())
+      if (const JudgedCode* judged = session().judged; judged != nullptr && step.launcher != nullptr && judged->last_call_launched_nothing())
         why += " (the launcher launched no kernel through workbook::launch: a kernel launched any other way, "
                "<<<...>>> included, never runs where the grader checks it. Launch every kernel with "
                "workbook::launch(kernel, grid, block, dynamic_shared_bytes, stream, args...) on the given stream)";
@@ -503,8 +509,8 @@ void grade_step(const char* id) {
       timed.push_back(Lab::timed(condition));
       give_workspace(step, timed.back()->problem, timed.back()->arrays);
     }
-    if (Judge* judging = judge())
-      judging->plan_ahead([&] {
+    if (JudgedCode* judged = session().judged)
+      judged->plan_ahead([&] {
         for (const auto& each : timed) step.launcher(each->problem, session().stream);
       });
     log_phase_seconds(step.id, "the timed measurements' arrays and plans", arrays_began);

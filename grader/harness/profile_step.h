@@ -10,7 +10,7 @@
 #include <string>
 
 #include "grade_step.h"
-#include "judge.h"
+#include "judged_code.h"
 #include "session.h"
 #include "workbook/cuda.h"
 
@@ -38,7 +38,7 @@ int profile_step(const std::string& id) {
       const auto timed = Lab::timed(condition);
       give_workspace(step, timed->problem, timed->arrays);
       // The plan is asked for once, and the planner ended, before anything runs (judge.h).
-      if (Judge* judging = judge()) judging->plan_ahead([&] { step.launcher(timed->problem, stream); });
+      if (JudgedCode* judged = session().judged) judged->plan_ahead([&] { step.launcher(timed->problem, stream); });
       step.launcher(timed->problem, stream);
       CUDA_CHECK(cudaStreamSynchronize(stream));
       CUDA_CHECK(cudaProfilerStart());

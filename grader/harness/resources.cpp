@@ -5,7 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "judge.h"
+#include "judged_code.h"
+#include "session.h"
 #include "workbook/cuda.h"
 
 namespace workbook {
@@ -35,8 +36,8 @@ std::string machine_refusal(const DeviceFacts& facts) {
 
 KernelResources resources_of(const LaunchRecord& launch) {
   // A judge's replayed kernels are the driver's, loaded from the student's object: it asks the driver.
-  if (const Judge* judging = judge())
-    if (std::optional<KernelResources> replayed = judging->kernels().resources(launch)) return *replayed;
+  if (const JudgedCode* judged = session().judged)
+    if (std::optional<KernelResources> replayed = judged->resources(launch)) return *replayed;
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, launch.kernel));
   const char* name = nullptr;

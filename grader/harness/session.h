@@ -18,6 +18,8 @@
 
 namespace workbook {
 
+class JudgedCode;  // judged_code.h
+
 struct Session {
   std::uint64_t seed = 0;     // printed at start; --seed=N replays a run's drawn sizes
   // [secret-inputs]: the key every input value of a step is drawn from, drawn afresh for each step
@@ -54,6 +56,9 @@ struct Session {
   // more (Step::min_compute_capability) is reported not applicable, neither passed nor failed.
   int compute_capability = 0;
   int not_applicable_steps = 0;  // test cases of this process that were not applicable
+  // The judge, as the grading code knows it (judged_code.h), given by main() when it judges; null
+  // where the grader links the graded file itself.
+  JudgedCode* judged = nullptr;
 
   // A fresh seed for every input drawn, all derived from the step's data key (from `seed`, as before
   // issue 61, with [secret-inputs] off): the same key and step draw the same inputs again.

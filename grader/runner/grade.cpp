@@ -254,7 +254,7 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 // One grading: `grade`.
 
 // The lab's judge, as built in `judge_dir`, with `implementation`'s planner and the files of its GPU
-// code (grader/harness/judge.h), as built in `build_dir`: what grades, or profiles, one step without
+// code (grader/judge/judge.h), as built in `build_dir`: what grades, or profiles, one step without
 // running any of its host code. A submission's folder builds only its files; its judge is the
 // checkout's, built once for every student (Build::judges()).
 std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir, const std::string& lab,
@@ -292,7 +292,7 @@ struct Grading {
 
   std::string grader(const std::string& lab, const std::string& kind) const { return Checkout::grader(build_dir, lab, kind); }
   // What grades one step of `lab`: the lab's judge, given the implementation's planner and the files
-  // of its GPU code (grader/harness/judge.h), so that none of the implementation's host code runs in
+  // of its GPU code (grader/judge/judge.h), so that none of the implementation's host code runs in
   // the step's process; or with --linked (solutions only) its grader, which links the implementation.
   std::vector<std::string> step_program(const std::string& lab) const {
     if (!judge) return {grader(lab, implementation)};

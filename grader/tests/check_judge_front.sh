@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A lab's judge (grader/harness/judge.h) from the outside, without a GPU: it lists the same steps as
+# A lab's judge (grader/judge/judge.h) from the outside, without a GPU: it lists the same steps as
 # the starter's grader (the steps table is the lab's, whoever is graded), its judged calls
 # (grader/labs/NN_topic/judged_calls.cpp) are exactly the functions the lab's planner serves, and
 # given a planner without the student's device code (or the reverse) it says what it needs.

@@ -26,14 +26,14 @@
 #include <utility>
 #include <vector>
 
+#include "judged_code.h"
 #include "plan.h"
 #include "planner_process.h"
 #include "replay.h"
-#include "resources.h"
 
 namespace workbook {
 
-class Judge {
+class Judge final : public JudgedCode {
  public:
   // `planner`: the student's planner binary (plan_NN_topic_<implementation>); `device_code`: the
   // files whose GPU code is the student's (their object, the lab's given code). Loads the kernels.
@@ -47,12 +47,13 @@ class Judge {
   // Forgets the correctness cases' plans, runs `body`, in which every launch only gets its plan
   // (nothing is replayed), then ends the planner: the grader calls it with one call of what it is
   // about to time. Called again for what was planned ahead, it finds those plans kept.
-  void plan_ahead(const std::function<void()>& body);
+  void plan_ahead(const std::function<void()>& body) override;
 
   const StudentKernels& kernels() const { return kernels_; }
-  // Whether the last launcher call's plan launched no kernel: its output, if wrong, was never
-  // computed here (a kernel launched past workbook::launch is not in a plan).
-  bool last_call_launched_nothing() const { return last_call_launched_nothing_; }
+  bool last_call_launched_nothing() const override { return last_call_launched_nothing_; }
+  // StudentKernels::restore_globals(), its failure tagged [fresh-module].
+  void reset_module(cudaStream_t stream) const override;
+  std::optional<KernelResources> resources(const LaunchRecord& launch) const override { return kernels_.resources(launch); }
 
  private:
   const plan::Plan& plan_of(const std::string& function, const plan::Bytes& arguments);
@@ -67,15 +68,12 @@ class Judge {
   bool last_call_launched_nothing_ = false;
 };
 
-// The step's judge, or null where the grader links the student's code itself (grade_NN_topic_<kind>).
+// The step's judge, or null where the grader links the student's code itself (grade_NN_topic_<kind>):
+// what the lab's judged calls (below) go to. The grading code has it as session().judged.
 Judge* judge();
-// [fresh-module]: before each call of a launcher, the student's GPU code as it was loaded: its
-// `__device__` variables set back to their first values (StudentKernels::restore_globals()), on
-// `stream`, untimed. Nothing where no judge grades (a linked grader grades our own code); the
-// caller asks only while the defence is on.
-void reset_student_module(cudaStream_t stream);
-// main.cpp, given --planner and --device-code: from now on the lab's judged calls go to this judge.
-// Also points the machine-code checks at the student's files.
+// main.cpp, given --planner and --device-code: from now on the lab's judged calls go to this judge,
+// and the session's grading code asks it (session().judged). Also points the machine-code checks at
+// the student's files.
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code);
 
 // What a lab's judged_calls.cpp writes for each function of its interface, e.g.

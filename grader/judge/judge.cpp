@@ -17,6 +17,7 @@
 #include "buffers.h"
 #include "defences.h"
 #include "machine_code.h"
+#include "session.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
 
@@ -171,10 +172,9 @@ void Judge::plan_ahead(const std::function<void()>& body) {
 
 Judge* judge() { return the_judge().get(); }
 
-void reset_student_module(cudaStream_t stream) {
-  if (judge() == nullptr) return;
+void Judge::reset_module(cudaStream_t stream) const {
   try {
-    judge()->kernels().restore_globals(stream);
+    kernels_.restore_globals(stream);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(tagged(Defence::kFreshModule, e.what()));
   }
@@ -196,6 +196,7 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   // next to find ([fresh-module]). No lab needs one; printf's buffer is not the heap.
   if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 0) != cudaSuccess) cudaGetLastError();  // a runtime that keeps a heap: no error left behind
   the_judge() = std::make_unique<Judge>(planner, device_code);
+  session().judged = the_judge().get();
   machine_code_files() = device_code;
 }
 
