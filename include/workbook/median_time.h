@@ -1,4 +1,4 @@
-// For the experiments beside the solutions (solutions/NN_topic/experiments), which time variants
+// For the instructor's experiments beside the reference solutions, which time variants
 // of a kernel against each other outside the grader: the median time of a piece of GPU work.
 // The grader's own timing, with its defences, is timing.h.
 #pragma once

@@ -17,7 +17,7 @@ namespace latency_check {
 
 // 01.1's and 01.2's reference values: a student's measurement must agree with them. The grader's
 // own chain and chase that measure them are the instructor's (they would be the answer of 01.1 and
-// 01.2: solutions/01_latency/proofs/reference_latencies.cu); grading reads the values from this
+// 01.2: they are in the instructor's proofs); grading reads the values from this
 // GPU's bars profile, or the H100's built in (grader/harness/reference_values.h).
 inline constexpr const char* kFmaReferenceKey = "01.1";
 inline constexpr double kH100FmaCycles = 4.07;  // the grader's chain on the H100 (NOTES.md)
@@ -27,7 +27,7 @@ inline std::string load_reference_key(std::size_t bytes) { return "01.2:" + std:
 // 512 KiB to 16 MiB, device memory past 64 MiB), with Kolpakova's Kepler latencies ("Code GPU with
 // CUDA": L1 34, L2 160, global 350 cycles) and the H100's as the grader's own chase measured them:
 // L2 and device memory midway between two H100 machines (283 and 291.7, 687 and 698.6 cycles:
-// solutions/01_latency/NOTES.md), 1.6% from each.
+// the instructor's notes), 1.6% from each.
 struct ChaseLevel {
   std::size_t bytes;
   const char* name;

@@ -10,8 +10,8 @@
 // FMA chains timed against the baseline (one chain per thread) and the FMA peak (the grader's own
 // 8 chains per thread at full occupancy) at 6.25% and 25% occupancy.
 //
-// The bars come from the H100 runs in solutions/01_latency/NOTES.md, with the commands that
-// measure them; the handout lists the same.
+// The bars come from H100 runs, kept with the commands that measure them in the instructor's notes;
+// the handout lists the same.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>

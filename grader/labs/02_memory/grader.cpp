@@ -74,8 +74,8 @@ struct MemoryLab {
   };
   static constexpr const char* kName = "02_memory";
 
-  // The bars, calibrated on an H100 (solutions/02_memory/NOTES.md; the handout lists the same):
-  // each admits its step's witness (solutions/02_memory/proofs/witness.cu) by 5% and rejects the
+  // The bars, calibrated on an H100 (the instructor's notes; the handout lists the same): each
+  // admits its step's witness (the textbook form of its idea, the instructor's) by 5% and rejects the
   // previous step's reference solution ("02_memory bars" checks both). 02.5's and 02.6's are
   // cudaMemcpy's own speed.
   static const std::vector<Step>& steps() {

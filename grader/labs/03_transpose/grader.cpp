@@ -76,8 +76,8 @@ struct TransposeLab {
   };
   static constexpr const char* kName = "03_transpose";
 
-  // The bars, calibrated on an H100 (solutions/03_transpose/NOTES.md; the handout lists the same).
-  // Each admits its step's witness (solutions/03_transpose/proofs/witness.cu) by 5% and rejects the
+  // The bars, calibrated on an H100 (the instructor's notes; the handout lists the same). Each
+  // admits its step's witness (the textbook form of its idea, the instructor's) by 5% and rejects the
   // previous step's reference solution, except 03.3's, an experiment, and 03.4's, cudaMemcpy's own
   // speed ("03_transpose bars" checks both sides).
   static const std::vector<Step>& steps() {

@@ -164,9 +164,9 @@ struct SgemmLab {
   };
   static constexpr const char* kName = "04_sgemm";
 
-  // The bars, calibrated on an H100 (solutions/04_sgemm/NOTES.md; the handout lists the same).
+  // The bars, calibrated on an H100 (the instructor's notes; the handout lists the same).
   // Each rejects the previous step's reference solution, and 04.1 to 04.10 admit their witnesses
-  // (solutions/04_sgemm/proofs/witness.cu) by 5%; 04.11's is cuBLAS's own speed ("04_sgemm bars"
+  // (the textbook forms of their ideas, the instructor's) by 5%; 04.11's is cuBLAS's own speed ("04_sgemm bars"
   // checks both).
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {

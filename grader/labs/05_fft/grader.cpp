@@ -10,7 +10,7 @@
 // code must not link or include it (a static test checks).
 //
 // The bars sit between the reference solutions' speedups measured on the H100 (in
-// solutions/05_fft/NOTES.md, with the command that measures them), each one the previous step's
+// the instructor's notes, with the command that measures them), each one the previous step's
 // solution fails; the test "05_fft bars reject the previous step" checks that on every run of the
 // solution.
 #include <doctest/doctest.h>
@@ -178,7 +178,7 @@ struct FftLab {
   };
   static constexpr const char* kName = "05_fft";
 
-  // The bars, calibrated on an H100 (solutions/05_fft/NOTES.md; the handout lists the same).
+  // The bars, calibrated on an H100 (the instructor's notes; the handout lists the same).
   // Each is one that the previous step's reference solution fails ("05_fft bars" checks it).
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {

@@ -7,9 +7,9 @@
 // (Harris's first kernel, or a naive Hillis-Steele scan) and against CUB (DeviceReduce::Sum,
 // DeviceScan::ExclusiveSum) at 2^28 ints, with every timed call's output checked on the device.
 //
-// The bars were measured on the H100 (solutions/06_reduce_scan/NOTES.md, with the command that
+// The bars were measured on the H100 (the instructor's notes, with the command that
 // measures them): each rejects the previous step's solution (06.5 and 06.8, experiments, excepted),
-// and each admits its witness (solutions/06_reduce_scan/proofs/witness.cu) by 5% (06.6 and 06.10,
+// and each admits its witness (the textbook form of its idea, the instructor's) by 5% (06.6 and 06.10,
 // CUB's own speed, are their own witnesses); the tests "06_reduce_scan bars reject the previous step" and "06_reduce_scan bars
 // admit each step's witness" check both.
 #include <doctest/doctest.h>

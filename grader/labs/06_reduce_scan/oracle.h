@@ -31,7 +31,7 @@ inline std::vector<std::int32_t> exclusive_scan(const std::vector<std::int32_t>&
 }
 
 // At the bars' 2^28 ints, holding the values and the truth costs 2 GiB of host memory a case, and
-// touching it took seconds of a student's grading (solutions/06_reduce_scan/NOTES.md). The two
+// touching it took seconds of a student's grading (measured in the instructor's notes). The two
 // checks below give what sum() and a comparison with exclusive_scan() give, with neither held:
 // value_at(i) draws input element i again (the grader's generator is a function of the index), and
 // the pieces run at once, each summing in the same unsigned arithmetic.
