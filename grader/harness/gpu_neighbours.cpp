@@ -112,9 +112,9 @@ void check_gpu_not_shared() {
   if (!neighbours.of_this_grading.empty())
     throw std::runtime_error("a process your file's host code started holds a context on the GPU while the step would be "
                              "timed (" + listed(neighbours.of_this_grading) + "): a launcher starts no process that uses the GPU");
-  // Someone else's: no fault of the student's, but no fair time either (a process spinning kernels
-  // beside 02.1 took its speedup from 3.4x to 5.6x on an H200, solutions/02_memory/NOTES.md), so no
-  // verdict: the step fails saying why, and passes when graded again on an idle GPU.
+  // Someone else's: no fault of the student's, but no fair time either (docs/timing.md, "A GPU shared
+  // with another process"), so no verdict: the step fails saying why, and passes when graded again
+  // on an idle GPU.
   if (!neighbours.others.empty())
     throw std::runtime_error("not timed: other processes hold a context on this GPU (" + listed(neighbours.others) +
                              "), and their kernels would take time slices from the step's. Grade again when nothing else "

@@ -733,7 +733,7 @@ int main(int argc, char** argv) {
   if (context.shouldExit()) return status;
   // With the runner's time for the whole process (grade.log's line after this one), what is left:
   // starting the process, and ending it (its CUDA context torn down). A class graded on several
-  // GPUs at once spends more there than one alone (solutions/05_fft/NOTES.md).
+  // GPUs at once spends more there than one alone (docs/instructors.md, "Every GPU of a host").
   std::cout << "[workbook] graded after " << std::fixed << std::setprecision(2)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s of this process\n"
             << std::defaultfloat;
