@@ -19,6 +19,15 @@ steps=("$@")
 [ -d solutions ] || { echo "edit_to_verdict.sh: needs solutions/ (the reference solutions are the files it edits)" >&2; exit 2; }
 nvidia-smi -L >/dev/null 2>&1 || { echo "edit_to_verdict.sh: needs a GPU (it times ./workbook grade)" >&2; exit 2; }
 
+# It replaces labs/'s files for the run: never where they hold work of someone's that git does not
+# have (a student's edits), which a killed run would leave in a temporary folder only.
+for step in "${steps[@]}"; do
+  lab=$(ls -d "labs/${step%%.*}_"* | head -1)
+  if ! git diff --quiet HEAD -- "$lab" 2>/dev/null || [ -n "$(git status --porcelain -- "$lab" 2>/dev/null)" ]; then
+    echo "edit_to_verdict.sh: $lab has changes git does not hold: commit or stash them first (it replaces labs/'s files while it runs)" >&2
+    exit 2
+  fi
+done
 saved=$(mktemp -d)
 restore() { cp -a "$saved/labs/." labs/ 2>/dev/null || true; rm -rf "$saved"; }
 trap restore EXIT
