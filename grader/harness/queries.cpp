@@ -1,0 +1,108 @@
+// The grader program's modes that answer with no GPU, from what the lab registered: its steps, the
+// sizes a seed draws, its profile's metrics and tables, its benchmark's columns.
+#include "queries.h"
+
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bars_profile.h"
+#include "profile.h"
+#include "registrations.h"
+#include "session.h"
+
+namespace workbook {
+
+namespace {
+
+// --profile-report: the table of ncu's output for one step (profile.h), with no GPU. 0: printed;
+// 1: ncu gave no profile of the step, and why; 2: a file that cannot be read.
+int print_profile_report(const ProfileReportOptions& options) {
+  const auto read = [](const std::string& path) -> std::optional<std::string> {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const std::optional<std::string> output = read(options.ncu_output);
+  if (!output) {
+    std::cerr << "error: --profile-report needs --ncu-output=FILE, ncu's output: cannot read '" << options.ncu_output << "'\n";
+    return 2;
+  }
+  std::vector<profile::Counter> counters;
+  for (const auto& [lab, functions] : registered::profiles()) counters = functions.counters();
+  const std::vector<profile::Kernel> kernels = profile::kernels_in(*output);
+  if (const std::string failure = profile::ncu_failure(*output, kernels.size()); !failure.empty()) {
+    std::cout << "[workbook] profile: " << failure << '\n';
+    return 1;
+  }
+  if (options.recorded_lines) {
+    std::cout << profile::recorded_lines(options.step, profile::combined(kernels), counters);
+    return 0;
+  }
+  std::vector<profile::Column> columns = {{options.heading, profile::combined(kernels)}};
+  if (!options.reference_output.empty()) {
+    const std::optional<std::string> reference = read(options.reference_output);
+    const std::vector<profile::Kernel> theirs = reference ? profile::kernels_in(*reference) : std::vector<profile::Kernel>{};
+    if (theirs.empty()) {
+      columns.push_back({"solution", std::nullopt});
+      std::cout << "[workbook] profile: the solution's profile is missing: "
+                << (reference ? profile::ncu_failure(*reference, 0) : "cannot read " + options.reference_output) << '\n';
+    } else {
+      columns.push_back({"solution", profile::combined(theirs)});
+    }
+  } else if (!options.recorded.empty()) {
+    try {
+      const profile::Values recorded = profile::recorded_values(options.recorded, options.step);
+      if (!recorded.empty()) columns.push_back({"solution*", recorded});
+    } catch (const std::invalid_argument& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return 2;
+    }
+  }
+  std::cout << "[workbook] profiled, one launch each:";
+  for (const profile::Kernel& kernel : kernels) {
+    const auto time = kernel.values.find(profile::kTimeMetric);
+    std::cout << "\n  " << profile::readable(kernel.name);
+    if (time != kernel.values.end()) std::cout << std::fixed << std::setprecision(1) << "  " << time->second / 1000.0 << " us";
+  }
+  std::cout << std::defaultfloat << "\n\n" << profile::table(counters, columns);
+  if (columns.size() > 1 && columns.back().heading == "solution*")
+    std::cout << "* the reference solution's values as recorded in " << options.recorded << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int answer_without_gpu(const Options& options) {
+  switch (options.mode) {
+    case Mode::kListSteps:
+      // With --bars, the profile's bars: what grading on that GPU asks (./workbook list passes it).
+      if (!options.bars_path.empty()) session().calibrated_bars = read_bars_profile(options.bars_path).bars;
+      for (const auto& [lab, list] : registered::listings()) list();
+      return 0;
+    case Mode::kDrawnSizes:
+      session().seed = options.seed;
+      session().correctness_only = options.correctness_only;
+      for (const auto& [lab, describe] : registered::drawn_sizes()) std::cout << lab << ": " << describe() << '\n';
+      return 0;
+    case Mode::kProfileMetrics:
+      for (const auto& [lab, functions] : registered::profiles()) std::cout << profile::metrics_of(functions.counters()) << '\n';
+      return 0;
+    case Mode::kProfileReport:
+      return print_profile_report(options.report);
+    case Mode::kBenchColumns:
+      for (std::size_t c = 0; c < bench_columns().size(); ++c) std::cout << (c == 0 ? "" : ",") << bench_columns()[c];
+      std::cout << '\n';
+      return 0;
+    default:
+      throw std::logic_error("answer_without_gpu: a mode that measures on a GPU");
+  }
+}
+
+}  // namespace workbook
