@@ -24,6 +24,13 @@ inline constexpr int kSkipped = 77;
 // --calibrate: a reference solution failed on this GPU (ladder.h's CalibrationError).
 inline constexpr int kCalibrationError = 3;
 
+// A step's process as the runner sees it end (limited.sh, process.h): `timeout`'s status for a
+// process over its wall time, and a process killed (SIGKILL, 128 + 9) over its CPU time or by the
+// runner's own watch; and compute-sanitizer's status for "errors found" (the runner asks for it).
+inline constexpr int kTimedOut = 124;
+inline constexpr int kKilled = 137;
+inline constexpr int kSanitizerFoundErrors = 86;
+
 // A planner (plan_NN_topic_KIND) to the judge that started it, before it could plan anything.
 inline constexpr int kPlannerNotConfined = 125;       // Landlock refused the rules on its writes
 inline constexpr int kPlannerNotClosedToTheGpu = 126;  // the kernel refused its seccomp filter

@@ -384,18 +384,75 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   return outcome.status;
 }
 
-// Why a step failed without rows of its own, as its failed row says it: one process per step
-// (grade_step) or a lab's steps in one judge (grade_in_one_judge) alike.
+// How a step's process ended, read from its exit status in this one place, for the three ways a
+// step runs (a process of its own, a lab's steps in one judge, under compute-sanitizer).
+enum class Ending {
+  kGraded,          // its rows say its verdict (0: passed, 1: failed)
+  kNotApplicable,   // 77: every step it ran needs a newer GPU
+  kNotGraded,       // 2: it ran no test case (a usage error of ours, or a step it could not start)
+  kContextLost,     // a judge stopped after a step that left the CUDA context unusable
+  kSanitizerFound,  // compute-sanitizer found errors
+  kHung,            // over its time limit
+  kCrashed,         // anything else: a signal, an exit of its own
+};
+Ending ending_of(int status, bool under_sanitizer = false) {
+  switch (status) {
+    case 0: case exit_code::kStepFailed: return Ending::kGraded;
+    case exit_code::kSkipped: return Ending::kNotApplicable;
+    case exit_code::kUsage: return Ending::kNotGraded;
+    case exit_code::kContextLost: return Ending::kContextLost;
+    case exit_code::kTimedOut: case exit_code::kKilled: return Ending::kHung;
+    case exit_code::kSanitizerFoundErrors: return under_sanitizer ? Ending::kSanitizerFound : Ending::kCrashed;
+    default: return Ending::kCrashed;
+  }
+}
+
+// Why a step failed without rows of its own, as its failed row says it, and the console's word for
+// it: one process per step (grade_step), a lab's steps in one judge (grade_in_one_judge) and a
+// compute-sanitizer tool's run (sanitize_step, `tool` named) alike.
 constexpr const char* kSaidNotApplicable = "n/a (needs a newer GPU: see the verdicts)";
 std::string not_graded_reason(const Grading& g) {
   return "the grader ran no test case for this step; see " + g.results_shown() + "/grade.log";
 }
-std::string hung_reason(const Grading& g) {
+std::string hung_reason(const Grading& g, const std::string& tool = "") {
+  if (!tool.empty()) return "did not finish within " + g.timeout_s + " s under " + tool + " (--timeout raises the limit)";
   return "did not finish within " + g.timeout_s + " s: a hang or an endless loop (--timeout raises the limit)";
 }
-std::string crashed_reason(const Grading& g, int status) {
+std::string crashed_reason(const Grading& g, int status, const std::string& tool = "") {
   const std::string how = status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
+  if (!tool.empty()) return "the grader died (" + how + ") under " + tool + "; see " + g.results_shown() + "/grade.log";
   return "the grader process died (" + how + ") while running this step; see " + g.results_shown() + "/grade.log";
+}
+
+// What the console says of a step's process that ended so, and the row of a step that failed
+// without rows of its own: a step alone, or a compute-sanitizer tool's run of it (`tool`: "memcheck").
+void say_ending(Grading& g, const std::string& lab, const StepInfo& step, int status, const std::string& tool = "") {
+  const bool under_tool = !tool.empty();
+  Ending ending = ending_of(status, under_tool);
+  if (under_tool && ending == Ending::kNotGraded) ending = Ending::kCrashed;  // the tool's run ran nothing
+  std::string said, reason;
+  switch (ending) {
+    case Ending::kGraded: said = status == 0 ? (under_tool ? "clean" : "pass") : "FAIL"; break;
+    case Ending::kNotApplicable: said = under_tool ? "n/a (needs a newer GPU)" : kSaidNotApplicable; break;
+    case Ending::kNotGraded:
+      said = "FAIL (not graded)";
+      reason = not_graded_reason(g);
+      break;
+    case Ending::kSanitizerFound:
+      said = "FAIL (" + tool + " found errors)";
+      reason = "compute-sanitizer's " + tool + " reported errors in this step's kernels; see " + g.results_shown() + "/grade.log";
+      break;
+    case Ending::kHung:
+      said = "FAIL (hung)";
+      reason = hung_reason(g, tool);
+      break;
+    case Ending::kContextLost: case Ending::kCrashed:
+      said = "FAIL (crashed)";
+      reason = crashed_reason(g, status, tool);
+      break;
+  }
+  std::cout << said << '\n';
+  if (!reason.empty()) g.fail(lab, step.name, reason);
 }
 
 void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const std::vector<std::string>& bars) {
@@ -404,23 +461,7 @@ void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const 
   command.push_back("--step=" + step.id);
   for (const std::string& word : g.drawing_arguments()) command.push_back(word);
   command.insert(command.end(), bars.begin(), bars.end());
-  const int status = run_step(g, lab, step, command);
-  switch (status) {
-    case 0: std::cout << "pass\n"; break;
-    case 1: std::cout << "FAIL\n"; break;
-    case 77: std::cout << kSaidNotApplicable << '\n'; break;
-    case 2:
-      std::cout << "FAIL (not graded)\n";
-      g.fail(lab, step.name, not_graded_reason(g));
-      break;
-    case 124: case 137:
-      std::cout << "FAIL (hung)\n";
-      g.fail(lab, step.name, hung_reason(g));
-      break;
-    default:
-      std::cout << "FAIL (crashed)\n";
-      g.fail(lab, step.name, crashed_reason(g, status));
-  }
+  say_ending(g, lab, step, run_step(g, lab, step, command));
 }
 
 // What the console says of a step once its rows are in, as grade_step() says it from the exit status.
@@ -489,11 +530,10 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
   g.log.flush();
 
   std::string stopped_why, console;
-  if (over_time || status == 124 || status == 137) {
+  if (over_time || ending_of(status) == Ending::kHung) {
     stopped_why = hung_reason(g);
     console = "FAIL (hung)";
-  } else if (status != 0 && status != exit_code::kStepFailed && status != exit_code::kUsage && status != exit_code::kSkipped &&
-             status != kExitContextLost) {
+  } else if (ending_of(status) == Ending::kCrashed) {
     stopped_why = crashed_reason(g, status);
     console = "FAIL (crashed)";
   }
@@ -522,34 +562,17 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
 // One step's correctness half under each compute-sanitizer tool, on exact-size arrays (so that
 // memcheck sees an access one past an array) and small shapes (the tools slow kernels a hundredfold).
 void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
-  const std::string log = g.results_shown() + "/grade.log";
   for (const std::string tool : {"memcheck", "racecheck", "synccheck"}) {
     std::cout << "[workbook] " << lab << ' ' << step.name << ", " << tool << " ... " << std::flush;
     g.log << "=== compute-sanitizer --tool " << tool << ": " << lab << ' ' << step.name << '\n';
-    std::vector<std::string> command = {g.sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "20"};
+    std::vector<std::string> command = {g.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(exit_code::kSanitizerFoundErrors), "--print-limit", "20"};
     // A judge finds how many parameters a kernel takes by asking the driver one past the last
     // (replay.h), an API error by design; the student's own API calls run in the planner.
     if (g.judge) command.insert(command.end(), {"--report-api-errors", "no"});
     for (const std::string& word : g.step_program(lab)) command.push_back(word);
     command.insert(command.end(), {"--step=" + step.id, "--correctness-only", "--exact-allocations"});
     for (const std::string& word : g.drawing_arguments()) command.push_back(word);
-    const int status = run_step(g, lab, step, command);
-    switch (status) {
-      case 0: std::cout << "clean\n"; break;
-      case 1: std::cout << "FAIL\n"; break;
-      case 77: std::cout << "n/a (needs a newer GPU)\n"; break;
-      case 86:
-        std::cout << "FAIL (" << tool << " found errors)\n";
-        g.fail(lab, step.name, "compute-sanitizer's " + tool + " reported errors in this step's kernels; see " + log);
-        break;
-      case 124: case 137:
-        std::cout << "FAIL (hung)\n";
-        g.fail(lab, step.name, "did not finish within " + g.timeout_s + " s under " + tool + " (--timeout raises the limit)");
-        break;
-      default:
-        std::cout << "FAIL (crashed)\n";
-        g.fail(lab, step.name, "the grader died (exit code " + std::to_string(status) + ") under " + tool + "; see " + log);
-    }
+    say_ending(g, lab, step, run_step(g, lab, step, command), tool);
   }
 }
 
@@ -590,7 +613,7 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
     std::cout << said;
     return kExitFailed;
   }
-  if (status == 124 || status == 137) {
+  if (ending_of(status) == Ending::kHung) {
     say("profile: " + step.id + " did not finish within " + g.timeout_s + " s under Nsight Compute, which replays each "
         "kernel several times: a hang, or a kernel slow enough that --timeout should be raised");
     return kExitFailed;
@@ -649,8 +672,17 @@ int summarize(const std::vector<StepRow>& rows, const std::string& json, const s
 
 namespace {
 
-int grade_request(const Checkout& checkout, Request& r) {
-  if (!r.submission.empty()) {  // its files are taken in, and built in a folder of their own
+// What a grading built, and when: the build's own record says where its time went.
+struct Built {
+  std::optional<Build> build;
+  LabsBuilt labs;
+  std::chrono::steady_clock::time_point began, ended;
+};
+
+// The graders of what the request grades, built: a submission's files taken in and built in a
+// folder of their own (its slot's, in a class), graded by the checkout's judges.
+Built build_for(const Checkout& checkout, Request& r) {
+  if (!r.submission.empty()) {
     const Submission taken = take_submission(checkout, r.submission);
     if (r.labs.empty()) {
       r.labs = taken.labs;
@@ -664,8 +696,9 @@ int grade_request(const Checkout& checkout, Request& r) {
   const bool submission = !r.submission.empty();
   std::string submissions_build = checkout.root + "/build/submissions-" + checkout.preset;
   if (r.class_slot > 0) submissions_build += "-slot" + std::to_string(r.class_slot);
-  const auto grading_began = std::chrono::steady_clock::now();
-  const Build build(checkout, submission ? submissions_build : checkout.build_dir, r.results);
+  Built built;
+  built.began = std::chrono::steady_clock::now();
+  const Build& build = built.build.emplace(checkout, submission ? submissions_build : checkout.build_dir, r.results);
   // A submission is graded by the checkout's judges: built here, or by grade-class before its students.
   if (submission && !r.judges_built) Build(checkout, checkout.build_dir, r.results).judges(r.labs);
   for (const std::string& lab : submission ? r.labs : std::vector<std::string>{})
@@ -673,17 +706,16 @@ int grade_request(const Checkout& checkout, Request& r) {
       throw Fatal(kExitFailed, "the judge of " + lab + " is not built in " + checkout.shown(checkout.build_dir) +
                                    " (grade-class builds every lab's judge there before its students)");
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
-  const LabsBuilt built = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
-  const auto built_at = std::chrono::steady_clock::now();
-  if (r.build_only) {  // the grading that follows builds again, and finds it done
-    say("built ahead in " + checkout.shown(build.folder()) + ", " + std::to_string(built.built.size()) + " of " +
-        std::to_string(r.labs.size()) + " labs; graded later");
-    return 0;
-  }
+  built.labs = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
+  built.ended = std::chrono::steady_clock::now();
+  return built;
+}
 
-  Grading g(checkout);
-  g.build_dir = build.folder();
-  g.judge_dir = checkout.build_dir;
+// The grading of what was built, its log opened.
+void start_grading(Grading& g, const Request& r, const Built& built) {
+  const bool submission = !r.submission.empty();
+  g.build_dir = built.build->folder();
+  g.judge_dir = g.checkout.build_dir;
   g.results = r.results;
   g.implementation = submission ? "submission" : r.implementation;
   g.seed = r.seed.empty() ? drawn_seed() : r.seed;
@@ -692,30 +724,27 @@ int grade_request(const Checkout& checkout, Request& r) {
   g.sanitizer = r.sanitizer;
   g.judge = r.judge;
   g.class_slot = r.class_slot;
-  g.labs = built.built;
-  g.broken = built.broken;
-  g.missing = built.missing;
-  g.refusals = built.refused;
-  g.miscompiled = built.miscompiled;
+  g.labs = built.labs.built;
+  g.broken = built.labs.broken;
+  g.missing = built.labs.missing;
+  g.refusals = built.labs.refused;
+  g.miscompiled = built.labs.miscompiled;
   g.only_steps = r.steps;
   g.json = r.json;
   g.junit = r.junit;
   g.points = r.points;
-
   fs::create_directories(g.results);
   g.rows_path = g.results + "/grade-rows.tsv";
   g.log_path = g.results + "/grade.log";
   g.log.open(g.log_path, std::ios::trunc);
   if (!g.log) throw Fatal(kExitUsage, "cannot write " + g.log_path);
+  std::ofstream(g.rows_path, std::ios::trunc).close();
+}
 
-  // Said for each lab built, so that a compile check without a GPU says what it did. No audit of the
-  // file's host code follows: it runs only in its planner, on nothing the judge measures, and
-  // ordinary C++ (streams, printf, malloc, static locals) is the student's to use.
-  if (g.judge)
-    for (const std::string& lab : g.labs)
-      say(lab + ": " + g.checkout.topic_file(lab) + " built: its host code will run only in its planner, its kernels in the judge");
-  // A lab that is not graded fails step by step, one row each, as a graded lab's steps do: its score
-  // is out of the same points whatever went wrong.
+// The labs that are not graded (they did not compile, are missing from the submission, were refused,
+// or carry other GPU code than the build's) fail step by step, one row each, as a graded lab's steps
+// do: their score is out of the same points whatever went wrong.
+void fail_labs_not_graded(Grading& g, const LabsBuilt& built) {
   const auto fail_every_step = [&](const std::string& lab, const std::string& said, const std::string& reason) {
     for (const StepInfo& step : g.chosen_steps(lab)) {
       say(lab + " " + step.name + " ... FAIL (" + said + ")");
@@ -741,81 +770,61 @@ int grade_request(const Checkout& checkout, Request& r) {
   // Built, but for other GPU code than the build's: its kernels would run as code nobody graded.
   for (const auto& [lab, finding] : g.miscompiled) {
     g.log << finding;
-    for (const StepInfo& step : g.chosen_steps(lab)) {
-      say(lab + " " + step.name + " ... FAIL (not compiled to this build's GPU code)");
-      g.fail(lab, step.name, lines_of(finding).front());
-    }
+    fail_every_step(lab, "not compiled to this build's GPU code", lines_of(finding).front());
   }
-  // What is left was built for the build's GPU code, and is graded.
-  const std::vector<std::string> graded_labs = g.labs;
-  if (!r.profile.empty() && graded_labs.empty()) return kExitFailed;  // said above: it did not build
-  double steps_seconds = 0;  // in the steps' processes, all of them
-  const auto finish = [&] {
-    // Where this grading's time went, for the instructor who plans a class (docs/instructors.md).
-    const auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
-    const double total = seconds(grading_began, std::chrono::steady_clock::now()), building = seconds(grading_began, built_at);
-    std::ostringstream went;
-    went << std::fixed << std::setprecision(1) << "this grading: " << total << " s, of which building " << building
-         << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds << " s";
-    g.log << "[workbook] " << went.str() << '\n';
-    // And where the building went, by ninja's own record: the student's file's compile, first, is
-    // most of it when that file changed (issue 64).
-    if (const std::string outputs = build.where_the_time_went(); !outputs.empty())
-      g.log << "[workbook] this grading's build, its longest outputs: " << outputs << '\n';
-    say(went.str());  // on the console too: grade-class keeps each student's (results/class/NAME/grade.txt)
-    append_rows(g.rows_path, g.rows);
-    return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed, g.results_shown() + "/grade.log");
-  };
-  std::ofstream(g.rows_path, std::ios::trunc).close();
-  if (graded_labs.empty()) return finish();  // nothing left to run: the verdicts are known without a GPU
+}
 
-  if (run({{g.lister(graded_labs.front()), "--gpu-check"}}).status != 0) {
-    // A lab that did not compile (or was refused) has failed whether or not a GPU is here: its
-    // steps' rows are the scorecard, and the exit status is a failure's.
-    const bool failed_already = !g.rows.empty();
-    // A results file that says why is better than none (Gradescope would report a missing file).
-    if (!g.json.empty() || !g.junit.empty())
-      for (const std::string& lab : graded_labs)
-        for (const StepInfo& step : g.chosen_steps(lab)) g.fail(lab, step.name, kNoGpuReason);
-    append_rows(g.rows_path, g.rows);
-    if (failed_already || !g.json.empty() || !g.junit.empty())
-      summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/!failed_already, "", g.seed, g.results_shown() + "/grade.log");
-    const std::string built_labs = failed_already ? "the labs that compiled are built" : "everything is built";
-    say(built_labs + ", but " + (r.profile.empty() ? "grading" : "profile") + " needs a CUDA GPU and none is visible here.");
-    say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
-    return failed_already ? kExitFailed : kExitNoGpu;
-  }
+// No GPU here: what is known without one is written (the labs that failed already, or results files
+// that say why), and the exit status says which.
+int stop_without_gpu(Grading& g, const Request& r) {
+  // A lab that did not compile (or was refused) has failed whether or not a GPU is here: its steps'
+  // rows are the scorecard, and the exit status is a failure's.
+  const bool failed_already = !g.rows.empty();
+  // A results file that says why is better than none (Gradescope would report a missing file).
+  if (!g.json.empty() || !g.junit.empty())
+    for (const std::string& lab : g.labs)
+      for (const StepInfo& step : g.chosen_steps(lab)) g.fail(lab, step.name, kNoGpuReason);
+  append_rows(g.rows_path, g.rows);
+  if (failed_already || !g.json.empty() || !g.junit.empty())
+    summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/!failed_already, "", g.seed, g.results_shown() + "/grade.log");
+  const std::string built_labs = failed_already ? "the labs that compiled are built" : "everything is built";
+  say(built_labs + ", but " + (r.profile.empty() ? "grading" : "profile") + " needs a CUDA GPU and none is visible here.");
+  say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
+  return failed_already ? kExitFailed : kExitNoGpu;
+}
 
-  if (!r.profile.empty()) {
-    g.confinement = settle_confinement(g.step_program(graded_labs.front()).front(), g.class_slot);
-    if (!g.confinement.step_ids(0)) say("note: the step is not confined (" + g.confinement.why_not + ")");
-    const std::string& lab = graded_labs.front();
-    const std::vector<StepInfo> steps = g.chosen_steps(lab);
-    // The reference solution beside the student's, where solutions/ is here: built in the checkout's
-    // own build folder and profiled as the student's file is.
-    std::vector<std::string> reference;
-    if (g.implementation != "solution" && fs::is_directory(checkout.root + "/solutions")) {
-      const Build reference_build(checkout, checkout.build_dir, r.results);
-      if (!reference_build.graders({lab}, "solution", "", true).built.empty())
-        reference = judged_program(checkout.build_dir, checkout.build_dir, lab, "solution");
-    }
-    return profile_step(g, lab, steps.front(), r.ncu, reference);
+// ./workbook profile's one step, with the reference solution's beside it where solutions/ is here
+// (built in the checkout's own build folder and profiled as the student's file is).
+int profile_request(Grading& g, const Request& r) {
+  const std::string& lab = g.labs.front();
+  g.confinement = settle_confinement(g.step_program(lab).front(), g.class_slot);
+  if (!g.confinement.step_ids(0)) say("note: the step is not confined (" + g.confinement.why_not + ")");
+  std::vector<std::string> reference;
+  if (g.implementation != "solution" && fs::is_directory(g.checkout.root + "/solutions")) {
+    const Build reference_build(g.checkout, g.checkout.build_dir, r.results);
+    if (!reference_build.graders({lab}, "solution", "", true).built.empty())
+      reference = judged_program(g.checkout.build_dir, g.checkout.build_dir, lab, "solution");
   }
+  return profile_step(g, lab, g.chosen_steps(lab).front(), r.ncu, reference);
+}
+
+// Says how the labs built are graded: whose files, the seed, the bars, the confinement, the judge,
+// and each lab's sizes drawn from the seed. Returns the graders' --bars arguments.
+std::vector<std::string> say_how_graded(Grading& g, const Request& r) {
   std::string labs_text;
-  for (const std::string& lab : graded_labs) labs_text += (labs_text.empty() ? "" : " ") + lab;
+  for (const std::string& lab : g.labs) labs_text += (labs_text.empty() ? "" : " ") + lab;
   // Whose files are graded, in the student's words: "starter" is only the build's name for the files
   // in labs/, which are the student's own work by now.
   const std::string whose = g.implementation == "starter"      ? "your files in labs/"
-                            : g.implementation == "submission" ? "the submission " + checkout.shown(r.submission)
+                            : g.implementation == "submission" ? "the submission " + g.checkout.shown(r.submission)
                                                                : "the reference solutions";
   say("grading " + labs_text + " (" + whose + "), seed " + g.seed + "; replay with --seed " + g.seed +
       "; full log in " + g.results_shown() + "/grade.log");
   // The bars: this GPU's calibrated profile when there is one, else the built-in ones (the H100's).
-  const GpuBars chosen = bars_of_this_gpu(checkout);
-  const std::vector<std::string>& bars = chosen.arguments;
+  const GpuBars chosen = bars_of_this_gpu(g.checkout);
   g.bars = chosen.description;
   say("bars: " + (chosen.note.empty() ? g.bars : chosen.note));
-  g.confinement = settle_confinement(g.step_program(graded_labs.front()).front(), g.class_slot);
+  g.confinement = settle_confinement(g.step_program(g.labs.front()).front(), g.class_slot);
   if (g.confinement.step_ids(0)) {
     say("each step runs as " + g.confinement.described() + ", in a folder of its own");
   } else {
@@ -830,7 +839,7 @@ int grade_request(const Checkout& checkout, Request& r) {
     say("--linked: each solution is linked into its lab's grader, host code and all (for comparing with the judge)");
   // Each lab's correctness cases include sizes drawn from the seed: shown, so that a failure at one
   // can be replayed (--seed) and read.
-  for (const std::string& lab : graded_labs) {
+  for (const std::string& lab : g.labs) {
     std::vector<std::string> ask = {g.lister(lab), "--drawn-sizes", "--seed=" + g.seed};
     if (!g.sanitizer.empty()) ask.push_back("--correctness-only");
     for (const std::string& line : lines_of(run({ask}).output)) {
@@ -838,7 +847,13 @@ int grade_request(const Checkout& checkout, Request& r) {
       say("sizes drawn from the seed: " + line);
     }
   }
-  for (const std::string& lab : graded_labs) {
+  return chosen.arguments;
+}
+
+// Every step of the labs built, lab by lab. Returns the seconds spent in the steps' processes.
+double grade_labs(Grading& g, const std::vector<std::string>& bars) {
+  double steps_seconds = 0;
+  for (const std::string& lab : g.labs) {
     const auto lab_began = std::chrono::steady_clock::now();
     const std::vector<StepInfo> steps = g.chosen_steps(lab);
     if (g.judge && g.sanitizer.empty()) {  // a lab's steps in one judge process, a new one only where one must be
@@ -851,7 +866,50 @@ int grade_request(const Checkout& checkout, Request& r) {
     }
     steps_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - lab_began).count();
   }
-  return finish();
+  return steps_seconds;
+}
+
+// The grading's end: where its time went (for the instructor who plans a class, docs/instructors.md),
+// its rows, and the scorecard and results files.
+int finish_grading(Grading& g, const Built& built, double steps_seconds) {
+  const auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
+  const double total = seconds(built.began, std::chrono::steady_clock::now()), building = seconds(built.began, built.ended);
+  std::ostringstream went;
+  went << std::fixed << std::setprecision(1) << "this grading: " << total << " s, of which building " << building
+       << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds << " s";
+  g.log << "[workbook] " << went.str() << '\n';
+  // And where the building went, by ninja's own record: the student's file's compile, first, is
+  // most of it when that file changed (issue 64).
+  if (const std::string outputs = built.build->where_the_time_went(); !outputs.empty())
+    g.log << "[workbook] this grading's build, its longest outputs: " << outputs << '\n';
+  say(went.str());  // on the console too: grade-class keeps each student's (results/class/NAME/grade.txt)
+  append_rows(g.rows_path, g.rows);
+  return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed, g.results_shown() + "/grade.log");
+}
+
+int grade_request(const Checkout& checkout, Request& r) {
+  const Built built = build_for(checkout, r);
+  if (r.build_only) {  // the grading that follows builds again, and finds it done
+    say("built ahead in " + checkout.shown(built.build->folder()) + ", " + std::to_string(built.labs.built.size()) + " of " +
+        std::to_string(r.labs.size()) + " labs; graded later");
+    return 0;
+  }
+  Grading g(checkout);
+  start_grading(g, r, built);
+  // Said for each lab built, so that a compile check without a GPU says what it did. No audit of the
+  // file's host code follows: it runs only in its planner, on nothing the judge measures, and
+  // ordinary C++ (streams, printf, malloc, static locals) is the student's to use.
+  if (g.judge)
+    for (const std::string& lab : g.labs)
+      say(lab + ": " + checkout.topic_file(lab) + " built: its host code will run only in its planner, its kernels in the judge");
+  fail_labs_not_graded(g, built.labs);
+  // What is left was built for the build's GPU code, and is graded.
+  if (!r.profile.empty() && g.labs.empty()) return kExitFailed;  // said above: it did not build
+  if (g.labs.empty()) return finish_grading(g, built, 0);  // the verdicts are known without a GPU
+  if (run({{g.lister(g.labs.front()), "--gpu-check"}}).status != 0) return stop_without_gpu(g, r);
+  if (!r.profile.empty()) return profile_request(g, r);
+  const std::vector<std::string> bars = say_how_graded(g, r);
+  return finish_grading(g, built, grade_labs(g, bars));
 }
 
 // Nsight Compute's command line: WORKBOOK_NCU, else ncu on PATH, else beside nvcc (the toolkit's).
