@@ -397,138 +397,91 @@ std::string keep_previous_class(const std::string& class_dir) {
   return kept;
 }
 
-}  // namespace
-
-int grade_class(const Checkout& checkout, Words words) {
-  std::string dir, points_path = checkout.root + "/classroom/points.conf";
-  std::vector<std::string> labs, passed_on;  // passed_on: the options each grading takes as they are
-  std::string seed, gpus_chosen;
+// What `./workbook grade-class FOLDER [LAB...] ...` asks for, read and checked before anything moves.
+struct ClassRequest {
+  std::string dir, points_path, seed, gpus_chosen;
+  std::vector<std::string> labs;
+  std::vector<std::string> passed_on;  // the options each student's grading takes as they are
   // Each GPU builds its next student while it grades one (the default since it was measured on one
   // H100: the same verdicts and the same % of the reference within 0.52%, a solved student 127-129 s
   // instead of 181-184 s: solutions/05_fft/NOTES.md); --no-build-ahead builds each as their grading begins.
   bool build_ahead = true;
   SlurmRequest slurm;
+};
+
+ClassRequest read_class_request(const Checkout& checkout, Words words) {
+  ClassRequest r;
+  r.points_path = checkout.root + "/classroom/points.conf";
   for (std::string word; words.next(word);) {
-    if (read_slurm_option(word, words, slurm)) continue;
+    if (read_slurm_option(word, words, r.slurm)) continue;
     if (word == "--points") {
-      points_path = checkout.from_caller(words.value("a file"));
-      if (!std::ifstream(points_path)) throw Fatal(kExitUsage, "--points: cannot read " + points_path);
+      r.points_path = checkout.from_caller(words.value("a file"));
+      if (!std::ifstream(r.points_path)) throw Fatal(kExitUsage, "--points: cannot read " + r.points_path);
     } else if (word == "--seed") {
-      seed = checked_seed(words.value("a value"));
+      r.seed = checked_seed(words.value("a value"));
     } else if (word == "--timeout") {
-      passed_on.insert(passed_on.end(), {word, words.value("a value")});
+      r.passed_on.insert(r.passed_on.end(), {word, words.value("a value")});
     } else if (word == "--no-device-trace") {
       throw Fatal(kExitUsage, std::string("grade-class ") + kNoDeviceTraceAnyMore);
     } else if (word == "--gpus") {
-      gpus_chosen = words.value("'all' or a list like 0,1");
+      r.gpus_chosen = words.value("'all' or a list like 0,1");
     } else if (word == "--build-ahead" || word == "--no-build-ahead") {
-      build_ahead = slurm.build_ahead = word == "--build-ahead";
+      r.build_ahead = r.slurm.build_ahead = word == "--build-ahead";
     } else if (word.starts_with("-")) {
       throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus, --no-build-ahead "
                               "and --slurm with its options: see ./workbook --help)");
-    } else if (dir.empty()) {
-      dir = checkout.from_caller(word);
+    } else if (r.dir.empty()) {
+      r.dir = checkout.from_caller(word);
     } else {
-      labs.push_back(checkout.lab_named(word));
+      r.labs.push_back(checkout.lab_named(word));
     }
   }
-  if (dir.empty()) throw Fatal(kExitUsage, "grade-class needs the folder of submissions, e.g. ./workbook grade-class submissions/");
+  if (r.dir.empty()) throw Fatal(kExitUsage, "grade-class needs the folder of submissions, e.g. ./workbook grade-class submissions/");
   // Every student is graded on the same labs, those named or else all, out of the same maximum: a
   // lab missing from a submission fails its steps as not in it.
-  if (labs.empty()) labs = checkout.labs();
-  if (!fs::is_directory(dir)) throw Fatal(kExitUsage, "grade-class: " + dir + " is not a folder");
-  if (slurm.submit) require_slurm();  // before anything of the previous class is moved
-  if (!std::ifstream(points_path)) points_path.clear();
-  const std::string& root = checkout.root;
-  const std::string& results = checkout.results;
+  if (r.labs.empty()) r.labs = checkout.labs();
+  if (!fs::is_directory(r.dir)) throw Fatal(kExitUsage, "grade-class: " + r.dir + " is not a folder");
+  return r;
+}
+
+// A student of the class: every entry of the folder, in name order, graded or not, so that the
+// summary and the class CSV keep that order however many GPUs grade at once.
+struct Student {
+  std::string entry, name;  // name: "" when the entry gives no student to keep results under
+  std::string line;         // their line of the summary
+  std::vector<StepRow> rows;
+  int total = 0;            // the steps graded: every student's count, graded or not
+  bool not_graded = false;  // nothing of theirs was graded: `note` says why
+  std::string note;
+};
+
+// A class being graded: what it was asked, where its results go, its students.
+struct Class {
+  const Checkout& checkout;
+  ClassRequest request;
+  std::string class_dir;
   Points points;
-  if (!points_path.empty()) {
-    check_points(checkout, points_path);
-    points = read_points(points_path);
-  }
-  std::vector<std::string> entries;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir))
-    if (is_submission(entry)) entries.push_back(entry.path().string());
-  std::sort(entries.begin(), entries.end());
-  if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + dir + " holds no submission (a folder or an archive each)");
-  const std::string class_dir = results + "/class";
-  // A Slurm task or the merge works in the class folder its submission made; anything else starts it afresh.
-  const bool slurm_job = slurm.task >= 0 || slurm.merge;
-  const std::vector<std::string> gpus = slurm_job ? std::vector<std::string>{""} : class_gpus(gpus_chosen);  // checked before anything moves
-  std::string previous_class;
-  if (!slurm_job) {
-    previous_class = keep_previous_class(class_dir);
-    if (!previous_class.empty())
-      say("the previous class's results are kept in " + checkout.shown(previous_class) + "; this class's go to " + checkout.shown(class_dir));
-    fs::create_directories(class_dir);
-  }
-  const std::string csv = class_dir + "/class.csv";
-  // One seed for the whole class: every student's kernels see the same inputs and drawn sizes.
-  if (seed.empty()) {
-    if (slurm_job) throw Fatal(kExitUsage, "grade-class: a Slurm task or merge is given the class's seed by its script");
-    seed = drawn_seed();
-  }
-  // The labs' judges, once for the class (a Slurm class's when it is submitted): each student's build
-  // folder then compiles their files alone, and no two gradings at once build in the checkout's.
-  if (!slurm_job) {
-    say("building the labs' judges once, for every student (build/" + checkout.preset + ")");
-    Build(checkout, checkout.build_dir, class_dir).judges(labs);
-  }
-  if (slurm.submit) {
-    try {
-      return submit_to_slurm(checkout, dir, labs, passed_on, points_path, seed, slurm, entries.size());
-    } catch (const Fatal&) {  // nothing was queued: the previous class goes back where it was
-      if (!previous_class.empty()) {
-        fs::remove_all(class_dir);
-        fs::rename(previous_class, class_dir);
-        say("nothing was submitted: the previous class's results are back in " + checkout.shown(class_dir));
-      }
-      throw;
-    }
-  }
-  std::ofstream summary;
-  if (slurm.task < 0) summary.open(class_dir + "/summary.txt", std::ios::trunc);
-  const auto line_out = [&](const std::string& line) {
-    std::cout << line << std::endl;
-    summary << line << '\n';
-  };
-  passed_on.insert(passed_on.end(), {"--seed", seed});
-  if (slurm.task >= 0)
-    say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " + dir +
-        " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " + std::to_string(slurm.tasks) +
-        " after it), one after another");
-  else if (!slurm.merge)
-    say("grading " + std::to_string(entries.size()) + " submissions from " + dir + "; each one's log in " + checkout.shown(class_dir) + "/NAME/");
-  if (slurm.task < 0)
-    line_out("seed " + seed + " for every submission (./workbook grade-class " + dir + " --seed " + seed + " replays it)");
-  if (gpus.size() > 1) {
-    std::string list;
-    for (const std::string& gpu : gpus) list += (list.empty() ? "" : ",") + gpu;
-    say("grading on " + std::to_string(gpus.size()) + " GPUs (" + list + "), one student at a time on each; each GPU's "
-        "students build in a folder of their own (build/submissions-" + checkout.preset + "-slotN)");
-  }
-  // Every entry in name order, graded or not: the summary and the class CSV keep that order however
-  // many GPUs grade at once, and each student's line is also printed as their grading ends.
-  struct Student {
-    std::string entry, name;  // name: "" when the entry gives no student to keep results under
-    std::string line;         // their line of the summary
-    std::vector<StepRow> rows;
-    int total = 0;            // the steps graded: every student's count, graded or not
-    bool not_graded = false;  // nothing of theirs was graded: `note` says why
-    std::string note;
-  };
-  // A student whose submission was not graded fails every step of the class's labs, out of the same
-  // maximum as the others: their steps, counted once.
-  int steps_of_class = 0;
-  for (const std::string& lab : labs) steps_of_class += static_cast<int>(checkout.step_ids(lab).size());
-  std::vector<Student> students_in_order;
-  std::vector<std::size_t> to_grade;  // indices of the named ones
+  std::vector<std::string> gpus;      // one grading at a time on each ("" for the one CUDA shows)
+  std::vector<Student> students;      // every entry, in name order
+  std::vector<std::size_t> to_grade;  // indices of the named ones: the jobs
+  std::vector<std::chrono::steady_clock::time_point> began;  // each job's grading's start
+  int steps_of_class = 0;             // every lab's steps, counted once: a student not graded fails them all
+  bool no_gpu = false;                // some grading found no GPU
+
+  const SlurmRequest& slurm() const { return request.slurm; }
+  std::string own(const Student& student) const { return class_dir + "/" + student.name; }
+};
+
+// The class's students, every entry of its folder in name order; an entry whose name gives no
+// student to keep results under is said at once and never graded.
+void list_students(Class& c, const std::vector<std::string>& entries) {
+  for (const std::string& lab : c.request.labs) c.steps_of_class += static_cast<int>(c.checkout.step_ids(lab).size());
   for (const std::string& entry : entries) {
     Student student;
     student.entry = entry;
     if (const std::optional<std::string> name = submission_name(entry)) {
       student.name = *name;
-      to_grade.push_back(students_in_order.size());
+      c.to_grade.push_back(c.students.size());
     } else {  // its results could not be kept apart from the others'
       std::ostringstream text;
       text << std::left << std::setw(24) << ("'" + fs::path(entry).filename().string() + "'")
@@ -536,159 +489,252 @@ int grade_class(const Checkout& checkout, Words words) {
       student.line = text.str();
       std::cout << student.line << std::endl;
     }
-    students_in_order.push_back(student);
+    c.students.push_back(student);
   }
-  bool no_gpu = false;
-  std::vector<std::chrono::steady_clock::time_point> began(to_grade.size());
-  // Each submission is a grading of its own, by this program: one that crashes the grading is
-  // that student's failure, and the next one runs. On several GPUs, one such grading runs on each.
-  // `lane` (--build-ahead): which of the slot's two build folders, one grading while the next
-  // student builds in the other; `ahead`: that build, which grades nothing.
-  const auto grading_in = [&](std::size_t job, std::size_t slot, std::size_t lane, bool ahead) {
-    const Student& student = students_in_order[to_grade[job]];
-    const std::string own = class_dir + "/" + student.name;
-    fs::create_directories(own);
-    std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + root,
-                                     "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + results,
-                                     "--", "--submission", student.entry, "--judges-built"};
-    argv.insert(argv.end(), labs.begin(), labs.end());
-    argv.insert(argv.end(), passed_on.begin(), passed_on.end());
-    if (!points_path.empty()) argv.insert(argv.end(), {"--points", points_path});
-    argv.insert(argv.end(), {"--json", own + "/results.json"});
-    std::vector<std::pair<std::string, std::string>> env;
-    // The build folder (and the range of step users) this grading takes: one per GPU, or per Slurm
-    // task (tasks may run at once on one node), and per lane.
-    const std::size_t folders = slurm.task >= 0 ? static_cast<std::size_t>(slurm.tasks) : gpus.size();
-    const std::size_t folder = (slurm.task >= 0 ? static_cast<std::size_t>(slurm.task) : slot) + lane * folders;
-    if (!gpus[slot].empty()) env.emplace_back("CUDA_VISIBLE_DEVICES", gpus[slot]);
-    if (!gpus[slot].empty() || folder > 0) argv.insert(argv.end(), {"--class-slot", std::to_string(folder)});
-    if (ahead) {
-      argv.push_back("--build-only");
-      return Command(argv, env, "", own + "/build-ahead.txt");
-    }
-    began[job] = std::chrono::steady_clock::now();
-    return Command(argv, env, "", own + "/grade.txt");
-  };
-  const auto grading = [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, false); };
-  const std::function<Command(std::size_t, std::size_t, std::size_t)> building_ahead =
-      build_ahead ? std::function<Command(std::size_t, std::size_t, std::size_t)>(
-                        [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_in(job, slot, lane, true); })
-                  : nullptr;
-  const auto graded = [&](std::size_t job, std::size_t slot, int status) {
-    Student& student = students_in_order[to_grade[job]];
-    const std::string console = read_text(class_dir + "/" + student.name + "/grade.txt");
-    // The rows this runner itself wrote for the submission's grading.
-    const std::string rows_path = results + "/submissions/" + student.name + "/grade-rows.tsv";
-    if (status != kExitUsage && fs::exists(rows_path)) student.rows = read_rows(rows_path);
-    int passed = 0;
-    double score = 0;
-    bool hung = false, broken = false, gpu_missing = status == kExitNoGpu;
-    for (const StepVerdict& v : verdicts(student.rows)) {
-      student.total += v.applicable ? 1 : 0;
-      passed += v.applicable && v.passed ? 1 : 0;
-      score += points.score(v);
-    }
-    for (const StepRow& row : student.rows) {
-      hung = hung || row.reason.rfind("did not finish within", 0) == 0;
-      broken = broken || row.reason.starts_with(row.lab + " does not compile");
-      gpu_missing = gpu_missing || row.reason == kNoGpuReason;  // beside a lab that failed unbuilt, the exit is 1
-    }
-    std::string& note = student.note;
-    if (gpu_missing) {
-      note = "no GPU visible";
-      no_gpu = true;
-    } else if (student.total == 0 || (status != 0 && status != 1)) {
-      note = first_error(console);
-    }
-    // Nothing passed and nothing above says why: the first step's reason (an empty submission's
-    // "not in the submission", a starter's TODO), so that no student's line is left without one.
-    if (note.empty() && passed == 0 && !broken && !hung)
-      for (const StepRow& row : student.rows)
-        if (row.verdict == Verdict::kFail && !row.reason.empty()) {
-          note = row.reason.size() > 120 ? row.reason.substr(0, 117) + "..." : row.reason;
-          break;
-        }
-    if (student.total == 0) {
-      student.not_graded = true;
-      student.total = steps_of_class;
-      if (note.empty()) note = "its grading ended without a verdict (see " + checkout.shown(class_dir) + "/" + student.name + "/grade.txt)";
-    }
-    if (broken) note += std::string(note.empty() ? "" : "; ") + "does not compile (see " + checkout.shown(class_dir) + "/" + student.name + "/grade.txt)";
-    if (hung) note += (note.empty() ? "" : "; ") + std::string("a step hung and was stopped");
-    student.line = summary_line(student.name, passed, student.total, score, note);
-    std::cout << student.line;
-    // How long their grading took (and on which GPU, where there are several): for planning a class.
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - began[job]).count();
-    if (gpus.size() > 1) std::cout << "  (GPU " << gpus[slot] << ", " << seconds << " s)";
-    else std::cout << "  (" << seconds << " s)";
-    std::cout << std::endl;
-  };
-  if (slurm.task >= 0) {
-    // This task's share, in turn, on the GPU Slurm gave it; each student's exit status is left for the merge.
-    std::vector<std::size_t> mine;
-    for (std::size_t job = 0; job < to_grade.size(); ++job)
-      if (static_cast<int>(job % static_cast<std::size_t>(slurm.tasks)) == slurm.task) mine.push_back(job);
-    const auto graded_here = [&](std::size_t i, std::size_t slot, int status) {
-      std::ofstream(class_dir + "/" + students_in_order[to_grade[mine[i]]].name + "/exit-status") << status << '\n';
-      graded(mine[i], slot, status);
-    };
-    run_on_slots_ahead(
-        mine.size(), 1, [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading(mine[i], slot, lane); },
-        building_ahead ? [&](std::size_t i, std::size_t slot, std::size_t lane) { return building_ahead(mine[i], slot, lane); }
-                       : std::function<Command(std::size_t, std::size_t, std::size_t)>(),
-        graded_here);
-    return 0;
-  }
-  if (slurm.merge) {
-    // What the tasks left: a student whose task ended before their grading did (failed, cancelled,
-    // out of time) has no exit status, and gets a failed row saying so, never no row.
-    for (std::size_t job = 0; job < to_grade.size(); ++job) {
-      Student& student = students_in_order[to_grade[job]];
-      std::ifstream status_file(class_dir + "/" + student.name + "/exit-status");
-      int status = -1;
-      if (status_file >> status) {
-        graded(job, 0, status);
-        continue;
-      }
-      const std::string task = std::to_string(job % static_cast<std::size_t>(slurm.tasks));
-      student.note = "its Slurm task (" + (slurm.array_job.empty() ? "" : "job " + slurm.array_job + ", ") + "task " + task +
-                     ") ended before grading it: failed, cancelled or out of time (" + checkout.shown(class_dir) + "/slurm/task-" + task + ".out)";
-      student.not_graded = true;
-      student.total = steps_of_class;
-      student.line = summary_line(student.name, 0, student.total, 0, student.note);
-      std::cout << student.line << std::endl;
-    }
-  } else {
-    run_on_slots_ahead(to_grade.size(), gpus.size(), grading, building_ahead, graded);
-  }
+  c.began.resize(c.to_grade.size());
+}
 
+// A student's grading, a run of this program of its own: one that crashes the grading is that
+// student's failure, and the next one runs. `slot`: the GPU (or Slurm task) it runs on; `lane`
+// (--build-ahead): which of the slot's two build folders, one grading while the next student builds
+// in the other; `ahead`: that build, which grades nothing.
+Command grading_command(Class& c, std::size_t job, std::size_t slot, std::size_t lane, bool ahead) {
+  const Student& student = c.students[c.to_grade[job]];
+  const std::string own = c.own(student);
+  fs::create_directories(own);
+  const Checkout& checkout = c.checkout;
+  std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + checkout.root,
+                                   "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + checkout.results,
+                                   "--", "--submission", student.entry, "--judges-built"};
+  argv.insert(argv.end(), c.request.labs.begin(), c.request.labs.end());
+  argv.insert(argv.end(), c.request.passed_on.begin(), c.request.passed_on.end());
+  if (!c.request.points_path.empty()) argv.insert(argv.end(), {"--points", c.request.points_path});
+  argv.insert(argv.end(), {"--json", own + "/results.json"});
+  std::vector<std::pair<std::string, std::string>> env;
+  // The build folder (and the range of step users) this grading takes: one per GPU, or per Slurm
+  // task (tasks may run at once on one node), and per lane.
+  const std::size_t folders = c.slurm().task >= 0 ? static_cast<std::size_t>(c.slurm().tasks) : c.gpus.size();
+  const std::size_t folder = (c.slurm().task >= 0 ? static_cast<std::size_t>(c.slurm().task) : slot) + lane * folders;
+  if (!c.gpus[slot].empty()) env.emplace_back("CUDA_VISIBLE_DEVICES", c.gpus[slot]);
+  if (!c.gpus[slot].empty() || folder > 0) argv.insert(argv.end(), {"--class-slot", std::to_string(folder)});
+  if (ahead) {
+    argv.push_back("--build-only");
+    return Command(argv, env, "", own + "/build-ahead.txt");
+  }
+  c.began[job] = std::chrono::steady_clock::now();
+  return Command(argv, env, "", own + "/grade.txt");
+}
+
+// A student's grading has ended with `status`: their rows, their points and their line of the
+// summary, with a note that says why wherever nothing passed.
+void take_verdict(Class& c, std::size_t job, std::size_t slot, int status) {
+  Student& student = c.students[c.to_grade[job]];
+  const std::string console = read_text(c.own(student) + "/grade.txt");
+  // The rows this runner itself wrote for the submission's grading.
+  const std::string rows_path = c.checkout.results + "/submissions/" + student.name + "/grade-rows.tsv";
+  if (status != kExitUsage && fs::exists(rows_path)) student.rows = read_rows(rows_path);
+  int passed = 0;
+  double score = 0;
+  bool hung = false, broken = false, gpu_missing = status == kExitNoGpu;
+  for (const StepVerdict& v : verdicts(student.rows)) {
+    student.total += v.applicable ? 1 : 0;
+    passed += v.applicable && v.passed ? 1 : 0;
+    score += c.points.score(v);
+  }
+  for (const StepRow& row : student.rows) {
+    hung = hung || row.reason.rfind("did not finish within", 0) == 0;
+    broken = broken || row.reason.starts_with(row.lab + " does not compile");
+    gpu_missing = gpu_missing || row.reason == kNoGpuReason;  // beside a lab that failed unbuilt, the exit is 1
+  }
+  std::string& note = student.note;
+  if (gpu_missing) {
+    note = "no GPU visible";
+    c.no_gpu = true;
+  } else if (student.total == 0 || (status != 0 && status != 1)) {
+    note = first_error(console);
+  }
+  // Nothing passed and nothing above says why: the first step's reason (an empty submission's
+  // "not in the submission", a starter's TODO), so that no student's line is left without one.
+  if (note.empty() && passed == 0 && !broken && !hung)
+    for (const StepRow& row : student.rows)
+      if (row.verdict == Verdict::kFail && !row.reason.empty()) {
+        note = row.reason.size() > 120 ? row.reason.substr(0, 117) + "..." : row.reason;
+        break;
+      }
+  const std::string shown_own = c.checkout.shown(c.class_dir) + "/" + student.name;
+  if (student.total == 0) {
+    student.not_graded = true;
+    student.total = c.steps_of_class;
+    if (note.empty()) note = "its grading ended without a verdict (see " + shown_own + "/grade.txt)";
+  }
+  if (broken) note += std::string(note.empty() ? "" : "; ") + "does not compile (see " + shown_own + "/grade.txt)";
+  if (hung) note += (note.empty() ? "" : "; ") + std::string("a step hung and was stopped");
+  student.line = summary_line(student.name, passed, student.total, score, note);
+  std::cout << student.line;
+  // How long their grading took (and on which GPU, where there are several): for planning a class.
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - c.began[job]).count();
+  if (c.gpus.size() > 1) std::cout << "  (GPU " << c.gpus[slot] << ", " << seconds << " s)";
+  else std::cout << "  (" << seconds << " s)";
+  std::cout << std::endl;
+}
+
+// A Slurm task's share of the class, in turn, on the GPU Slurm gave it; each student's exit status
+// is left for the merge.
+void grade_slurm_share(Class& c, const std::function<Command(std::size_t, std::size_t, std::size_t)>& building_ahead) {
+  std::vector<std::size_t> mine;
+  for (std::size_t job = 0; job < c.to_grade.size(); ++job)
+    if (static_cast<int>(job % static_cast<std::size_t>(c.slurm().tasks)) == c.slurm().task) mine.push_back(job);
+  const auto graded_here = [&](std::size_t i, std::size_t slot, int status) {
+    std::ofstream(c.own(c.students[c.to_grade[mine[i]]]) + "/exit-status") << status << '\n';
+    take_verdict(c, mine[i], slot, status);
+  };
+  run_on_slots_ahead(
+      mine.size(), 1, [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading_command(c, mine[i], slot, lane, false); },
+      building_ahead ? [&](std::size_t i, std::size_t slot, std::size_t lane) { return building_ahead(mine[i], slot, lane); }
+                     : std::function<Command(std::size_t, std::size_t, std::size_t)>(),
+      graded_here);
+}
+
+// The Slurm merge: what the tasks left. A student whose task ended before their grading did
+// (failed, cancelled, out of time) has no exit status, and gets a failed row saying so, never no row.
+void merge_slurm_tasks(Class& c) {
+  for (std::size_t job = 0; job < c.to_grade.size(); ++job) {
+    Student& student = c.students[c.to_grade[job]];
+    std::ifstream status_file(c.own(student) + "/exit-status");
+    int status = -1;
+    if (status_file >> status) {
+      take_verdict(c, job, 0, status);
+      continue;
+    }
+    const std::string task = std::to_string(job % static_cast<std::size_t>(c.slurm().tasks));
+    student.note = "its Slurm task (" + (c.slurm().array_job.empty() ? "" : "job " + c.slurm().array_job + ", ") + "task " + task +
+                   ") ended before grading it: failed, cancelled or out of time (" + c.checkout.shown(c.class_dir) + "/slurm/task-" +
+                   task + ".out)";
+    student.not_graded = true;
+    student.total = c.steps_of_class;
+    student.line = summary_line(student.name, 0, student.total, 0, student.note);
+    std::cout << student.line << std::endl;
+  }
+}
+
+// The class's files: the summary's lines, every step in class.csv (a failed row per step, saying
+// why, for a student not graded, whose results.json says so too), and the gradebook.
+void write_class_files(const Class& c, std::ofstream& summary) {
+  const std::string csv = c.class_dir + "/class.csv";
+  const ClassRequest& r = c.request;
   std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows
   std::map<std::string, LabScores> scores;  // their points, lab by lab
-  for (const Student& student : students_in_order) {
+  for (const Student& student : c.students) {
     summary << student.line << '\n';
     if (student.name.empty()) continue;
     students.push_back(student.name);
-    const std::string own = class_dir + "/" + student.name;
-    if (student.not_graded) {  // a failed row per step, saying why, in the class CSV and results.json
-      const std::vector<StepRow> rows = not_graded_rows(checkout, labs, student.note);
-      append_class_csv(csv, student.name, rows, points, seed);
-      scores[student.name] = lab_scores(rows, points);
+    const std::string own = c.own(student);
+    if (student.not_graded) {
+      const std::vector<StepRow> rows = not_graded_rows(c.checkout, r.labs, student.note);
+      append_class_csv(csv, student.name, rows, c.points, r.seed);
+      scores[student.name] = lab_scores(rows, c.points);
       fs::create_directories(own);  // a student whose Slurm task never started has no folder yet
       if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)  // the grading's own, when it wrote one
-        write_not_graded_json(checkout, labs, points_path, seed, own + "/results.json", student.note);
+        write_not_graded_json(c.checkout, r.labs, r.points_path, r.seed, own + "/results.json", student.note);
     } else {
-      append_class_csv(csv, student.name, student.rows, points, seed);
-      scores[student.name] = lab_scores(student.rows, points);
+      append_class_csv(csv, student.name, student.rows, c.points, r.seed);
+      scores[student.name] = lab_scores(student.rows, c.points);
     }
   }
   summary.flush();
   // The scores in the form gradebooks import: a row per student, a column of points per lab.
-  std::ofstream gradebook(class_dir + "/gradebook.csv");
-  write_gradebook(gradebook, students, labs, scores);
-  const std::string shown_class = checkout.shown(class_dir);
+  std::ofstream gradebook(c.class_dir + "/gradebook.csv");
+  write_gradebook(gradebook, students, r.labs, scores);
+  const std::string shown_class = c.checkout.shown(c.class_dir);
   say("class table: " + shown_class + "/summary.txt; every step: " + shown_class + "/class.csv; points per lab, to import into a "
       "gradebook: " + shown_class + "/gradebook.csv; per student: " + shown_class + "/NAME/");
-  if (no_gpu) {  // as grade says it: built and audited, not graded
+}
+
+}  // namespace
+
+int grade_class(const Checkout& checkout, Words words) {
+  Class c{checkout, read_class_request(checkout, std::move(words)), checkout.results + "/class", {}, {}, {}, {}, {}, 0, false};
+  ClassRequest& r = c.request;
+  const SlurmRequest& slurm = r.slurm;
+  if (slurm.submit) require_slurm();  // before anything of the previous class is moved
+  if (!std::ifstream(r.points_path)) r.points_path.clear();
+  if (!r.points_path.empty()) {
+    check_points(checkout, r.points_path);
+    c.points = read_points(r.points_path);
+  }
+  std::vector<std::string> entries;
+  for (const fs::directory_entry& entry : fs::directory_iterator(r.dir))
+    if (is_submission(entry)) entries.push_back(entry.path().string());
+  std::sort(entries.begin(), entries.end());
+  if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + r.dir + " holds no submission (a folder or an archive each)");
+  // A Slurm task or the merge works in the class folder its submission made; anything else starts it afresh.
+  const bool slurm_job = slurm.task >= 0 || slurm.merge;
+  c.gpus = slurm_job ? std::vector<std::string>{""} : class_gpus(r.gpus_chosen);  // checked before anything moves
+  std::string previous_class;
+  if (!slurm_job) {
+    previous_class = keep_previous_class(c.class_dir);
+    if (!previous_class.empty())
+      say("the previous class's results are kept in " + checkout.shown(previous_class) + "; this class's go to " + checkout.shown(c.class_dir));
+    fs::create_directories(c.class_dir);
+  }
+  // One seed for the whole class: every student's kernels see the same inputs and drawn sizes.
+  if (r.seed.empty()) {
+    if (slurm_job) throw Fatal(kExitUsage, "grade-class: a Slurm task or merge is given the class's seed by its script");
+    r.seed = drawn_seed();
+  }
+  // The labs' judges, once for the class (a Slurm class's when it is submitted): each student's build
+  // folder then compiles their files alone, and no two gradings at once build in the checkout's.
+  if (!slurm_job) {
+    say("building the labs' judges once, for every student (build/" + checkout.preset + ")");
+    Build(checkout, checkout.build_dir, c.class_dir).judges(r.labs);
+  }
+  if (slurm.submit) {
+    try {
+      return submit_to_slurm(checkout, r.dir, r.labs, r.passed_on, r.points_path, r.seed, slurm, entries.size());
+    } catch (const Fatal&) {  // nothing was queued: the previous class goes back where it was
+      if (!previous_class.empty()) {
+        fs::remove_all(c.class_dir);
+        fs::rename(previous_class, c.class_dir);
+        say("nothing was submitted: the previous class's results are back in " + checkout.shown(c.class_dir));
+      }
+      throw;
+    }
+  }
+  std::ofstream summary;
+  if (slurm.task < 0) summary.open(c.class_dir + "/summary.txt", std::ios::trunc);
+  r.passed_on.insert(r.passed_on.end(), {"--seed", r.seed});
+  if (slurm.task >= 0)
+    say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " + r.dir +
+        " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " + std::to_string(slurm.tasks) +
+        " after it), one after another");
+  else if (!slurm.merge)
+    say("grading " + std::to_string(entries.size()) + " submissions from " + r.dir + "; each one's log in " + checkout.shown(c.class_dir) + "/NAME/");
+  if (slurm.task < 0) {
+    const std::string line = "seed " + r.seed + " for every submission (./workbook grade-class " + r.dir + " --seed " + r.seed + " replays it)";
+    std::cout << line << std::endl;
+    summary << line << '\n';
+  }
+  if (c.gpus.size() > 1) {
+    std::string list;
+    for (const std::string& gpu : c.gpus) list += (list.empty() ? "" : ",") + gpu;
+    say("grading on " + std::to_string(c.gpus.size()) + " GPUs (" + list + "), one student at a time on each; each GPU's "
+        "students build in a folder of their own (build/submissions-" + checkout.preset + "-slotN)");
+  }
+  list_students(c, entries);
+  const auto grading = [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_command(c, job, slot, lane, false); };
+  const std::function<Command(std::size_t, std::size_t, std::size_t)> building_ahead =
+      r.build_ahead ? std::function<Command(std::size_t, std::size_t, std::size_t)>(
+                          [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_command(c, job, slot, lane, true); })
+                    : nullptr;
+  const auto graded = [&](std::size_t job, std::size_t slot, int status) { take_verdict(c, job, slot, status); };
+  if (slurm.task >= 0) {
+    grade_slurm_share(c, building_ahead);
+    return 0;
+  }
+  if (slurm.merge) merge_slurm_tasks(c);
+  else run_on_slots_ahead(c.to_grade.size(), c.gpus.size(), grading, building_ahead, graded);
+  write_class_files(c, summary);
+  if (c.no_gpu) {  // as grade says it: built and audited, not graded
     say("no CUDA GPU is visible here: the submissions were built and audited, not graded");
     return kExitNoGpu;
   }
