@@ -111,6 +111,12 @@ function(add_lab lab)
   if(NOT LAB_TOPIC)
     message(FATAL_ERROR "add_lab(${lab}): TOPIC is required")
   endif()
+  # The topic is written once, in the folder's name: the runner and the graders read it there.
+  string(REGEX REPLACE "^[0-9][0-9]_" "" folder_topic "${lab}")
+  if(NOT LAB_TOPIC STREQUAL folder_topic)
+    message(FATAL_ERROR "add_lab(${lab} TOPIC ${LAB_TOPIC}): the topic is the folder's name after NN_, '${folder_topic}' "
+                        "(labs/${lab}/${folder_topic}.cu is the file a student writes): rename one or the other")
+  endif()
   if(LAB_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_lab(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS} (the proofs' go to add_lab_proofs() "
                         "in solutions/${lab}/proofs/CMakeLists.txt)")

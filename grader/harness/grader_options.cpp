@@ -23,6 +23,7 @@ constexpr unsigned kGrading = bit(Mode::kGrade) | bit(Mode::kDoctestQuery);
 
 constexpr const char* mode_name(Mode mode) {
   switch (mode) {
+    case Mode::kDescribe: return "--describe";
     case Mode::kListSteps: return "--list-steps";
     case Mode::kDrawnSizes: return "--drawn-sizes";
     case Mode::kProfileMetrics: return "--profile-metrics";
@@ -38,7 +39,7 @@ constexpr const char* mode_name(Mode mode) {
   return "?";
 }
 constexpr std::array kAllModes = {Mode::kGrade,       Mode::kBench,          Mode::kCalibrate,     Mode::kProfile,
-                                  Mode::kGpuCheck,    Mode::kListSteps,      Mode::kDrawnSizes,    Mode::kProfileMetrics,
+                                  Mode::kGpuCheck,    Mode::kDescribe,       Mode::kListSteps,      Mode::kDrawnSizes,    Mode::kProfileMetrics,
                                   Mode::kProfileReport, Mode::kBenchColumns, Mode::kDoctestQuery};
 
 // `text` as a whole int, all of it; nothing when it is not one ("", "7x", "99999999999").
@@ -77,6 +78,9 @@ struct Flag {
 
 const std::array kFlags = {
     // The modes: each asks the program for one thing instead of grading.
+    Flag{"--describe", nullptr, Mode::kDescribe, 0, [](Options&, const std::string&) {},
+         "print the lab, its topic, the file a student writes, its steps and bars, its profile's metrics, its"
+         " benchmark's columns and (with --seed) the sizes drawn: one fact a line, for the runner (no GPU)"},
     Flag{"--list-steps", nullptr, Mode::kListSteps, 0, [](Options&, const std::string&) {},
          "print each step's id, title and bar, tab-separated (no GPU; with --bars, the profile's bars)"},
     Flag{"--drawn-sizes", nullptr, Mode::kDrawnSizes, 0, [](Options&, const std::string&) {},
@@ -99,7 +103,7 @@ const std::array kFlags = {
          "--profile-from-start off (./workbook profile)"},
 
     // What draws the inputs.
-    Flag{"--seed", "N", std::nullopt, kMeasuring | kGrading | bit(Mode::kDrawnSizes),
+    Flag{"--seed", "N", std::nullopt, kMeasuring | kGrading | bit(Mode::kDrawnSizes) | bit(Mode::kDescribe),
          [](Options& o, const std::string& v) {
            o.seed = whole_number("--seed", v);
            o.seed_given = true;
@@ -118,7 +122,8 @@ const std::array kFlags = {
          "a judge only, one per file: where the student's kernels are (their object file, the\n"
          "lab's given code); loaded without any of their host code"},
     // How the steps are graded.
-    Flag{"--bars", "FILE", std::nullopt, bit(Mode::kListSteps) | kGrading | bit(Mode::kBench) | bit(Mode::kProfile),
+    Flag{"--bars", "FILE", std::nullopt,
+         bit(Mode::kListSteps) | bit(Mode::kDescribe) | kGrading | bit(Mode::kBench) | bit(Mode::kProfile),
          [](Options& o, const std::string& v) { o.bars_path = v; },
          "grade against this GPU's bars profile instead of the built-in (H100) bars"},
     Flag{"--without", "DEFENCE", std::nullopt, kMeasuring | kGrading,
@@ -141,7 +146,7 @@ const std::array kFlags = {
          },
          "grade as if the GPU were compute capability NN (80: an A100), no higher than its own:\n"
          "steps that need more are reported not applicable (the test of that report)"},
-    Flag{"--correctness-only", nullptr, std::nullopt, kGrading | bit(Mode::kDrawnSizes),
+    Flag{"--correctness-only", nullptr, std::nullopt, kGrading | bit(Mode::kDrawnSizes) | bit(Mode::kDescribe),
          [](Options& o, const std::string&) { o.correctness_only = true; },
          "check the steps on small shapes and time nothing (under compute-sanitizer)"},
     Flag{"--exact-allocations", nullptr, std::nullopt, kGrading,
@@ -248,7 +253,7 @@ std::string modes_taking(unsigned taken_by) {
 }  // namespace
 
 bool answers_without_gpu(Mode mode) {
-  return mode == Mode::kListSteps || mode == Mode::kDrawnSizes || mode == Mode::kProfileMetrics ||
+  return mode == Mode::kDescribe || mode == Mode::kListSteps || mode == Mode::kDrawnSizes || mode == Mode::kProfileMetrics ||
          mode == Mode::kProfileReport || mode == Mode::kBenchColumns || mode == Mode::kDoctestQuery;
 }
 

@@ -15,9 +15,10 @@
 
 namespace workbook {
 
-// What the program was asked to do. The first five answer from what the lab registered, with no
+// What the program was asked to do. The first seven answer from what the lab registered, with no
 // GPU; the others measure on one.
 enum class Mode {
+  kDescribe,        // --describe: the lab, its topic, the file a student writes, its steps and more
   kListSteps,       // --list-steps: each step's id, title and bar
   kDrawnSizes,      // --drawn-sizes: the correctness sizes drawn from --seed
   kProfileMetrics,  // --profile-metrics: the ncu metrics the lab's profile reads
@@ -30,6 +31,16 @@ enum class Mode {
   kCalibrate,       // --calibrate=FILE: bars for this GPU from the solution's steps
   kProfile,         // --profile=ID: a step's kernels once, for ncu
 };
+
+// --describe's lines, each a fact of the lab, tab-separated, the first word naming it: the runner's
+// one question to a lab (runner/checkout.h's LabDescription reads them).
+//   lab     02_memory
+//   topic   memory                        (the folder's name after NN_)
+//   file    labs/02_memory/memory.cu      (the one file a student writes)
+//   step    02.1  TITLE  BAR              (one line a step, in the steps table's order)
+//   metrics A,B,...                       (the ncu metrics its profile reads)
+//   columns A,B,...                       (its benchmark CSV's columns)
+//   sizes   TEXT                          (with --seed: the correctness sizes drawn from it)
 
 // True for the modes that need no GPU.
 bool answers_without_gpu(Mode mode);

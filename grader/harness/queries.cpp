@@ -79,8 +79,35 @@ int print_profile_report(const ProfileReportOptions& options) {
 
 }  // namespace
 
+// --describe: the lab's facts, one a line (grader_options.h). A grader holds one lab.
+int describe(const Options& options) {
+  if (!options.bars_path.empty()) session().calibrated_bars = read_bars_profile(options.bars_path).bars;
+  session().seed = options.seed;
+  session().correctness_only = options.correctness_only;
+  for (const auto& [lab, list] : registered::listings()) {
+    const std::string topic = lab.substr(lab.find('_') + 1);  // the folder is NN_topic
+    std::cout << "lab\t" << lab << "\ntopic\t" << topic << "\nfile\tlabs/" << lab << '/' << topic << ".cu\n";
+    // Its steps as --list-steps prints them, each line marked.
+    std::ostringstream steps;
+    std::streambuf* const console = std::cout.rdbuf(steps.rdbuf());
+    list();
+    std::cout.rdbuf(console);
+    std::istringstream lines(steps.str());
+    for (std::string line; std::getline(lines, line);) std::cout << "step\t" << line << '\n';
+  }
+  for (const auto& [lab, functions] : registered::profiles()) std::cout << "metrics\t" << profile::metrics_of(functions.counters()) << '\n';
+  std::cout << "columns\t";
+  for (std::size_t c = 0; c < bench_columns().size(); ++c) std::cout << (c == 0 ? "" : ",") << bench_columns()[c];
+  std::cout << '\n';
+  if (options.seed_given)
+    for (const auto& [lab, sizes] : registered::drawn_sizes()) std::cout << "sizes\t" << sizes() << '\n';
+  return 0;
+}
+
 int answer_without_gpu(const Options& options) {
   switch (options.mode) {
+    case Mode::kDescribe:
+      return describe(options);
     case Mode::kListSteps:
       // With --bars, the profile's bars: what grading on that GPU asks (./workbook list passes it).
       if (!options.bars_path.empty()) session().calibrated_bars = read_bars_profile(options.bars_path).bars;

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "bars_profile.h"
+#include "build.h"
 #include "process.h"
 
 namespace workbook::runner {
@@ -67,25 +68,13 @@ std::string Checkout::lab_named(const std::string& word) const {
   throw Fatal(kExitUsage, "no lab '" + word + "'" + hint + ". The labs are: " + all);
 }
 
-std::string Checkout::topic_of(const std::string& lab) const {
-  std::istringstream words(read_text(root + "/labs/" + lab + "/CMakeLists.txt"));
-  for (std::string word; words >> word;)
-    if (word == "TOPIC" && words >> word) {
-      word.erase(std::find_if(word.begin(), word.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)) && c != '_'; }),
-                 word.end());  // "latency)" when the call ends there
-      return word;
-    }
-  throw Fatal(kExitFailed, "labs/" + lab + "/CMakeLists.txt names no TOPIC");
-}
+std::string Checkout::topic_of(const std::string& lab) const { return lab.substr(lab.find('_') + 1); }
 
 std::string Checkout::topic_file(const std::string& lab) const { return "labs/" + lab + "/" + topic_of(lab) + ".cu"; }
 
 std::vector<std::string> Checkout::step_ids(const std::string& lab) const {
-  const std::string header = read_text(root + "/labs/" + lab + "/" + topic_of(lab) + ".h");
-  static const std::regex todo(R"(TODO\(([0-9]{2}\.[0-9]+)\))");
   std::vector<std::string> ids;
-  for (auto it = std::sregex_iterator(header.begin(), header.end(), todo); it != std::sregex_iterator(); ++it)
-    if (std::find(ids.begin(), ids.end(), (*it)[1].str()) == ids.end()) ids.push_back((*it)[1].str());
+  for (const StepInfo& step : lab_steps(*this, lab)) ids.push_back(step.id);
   return ids;
 }
 
@@ -95,21 +84,47 @@ std::string Checkout::grader(const std::string& build_dir, const std::string& la
   return path;
 }
 
-std::vector<StepInfo> list_steps(const std::string& grader, const std::vector<std::string>& bars) {
-  std::vector<std::string> argv = {grader, "--list-steps"};
-  argv.insert(argv.end(), bars.begin(), bars.end());
-  const Outcome listed = run({argv});
-  if (listed.status != 0) throw Fatal(kExitFailed, grader + " could not list its steps: " + listed.output);
-  std::vector<StepInfo> steps;
-  for (const std::string& line : lines_of(listed.output)) {
+LabDescription describe_lab(const std::string& grader, const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv = {grader, "--describe"};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  const Outcome said = run({argv});
+  if (said.status != 0) throw Fatal(kExitFailed, grader + " could not describe its lab: " + said.output);
+  LabDescription lab;
+  for (const std::string& line : lines_of(said.output)) {
     std::istringstream fields(line);
-    std::string id, title, bar;
-    std::getline(fields, id, '\t');
-    std::getline(fields, title, '\t');
-    std::getline(fields, bar, '\t');
-    steps.push_back({id, id + " " + title, bar});
+    std::string fact, value;
+    std::getline(fields, fact, '\t');
+    std::getline(fields, value);
+    if (fact == "lab") lab.lab = value;
+    else if (fact == "topic") lab.topic = value;
+    else if (fact == "file") lab.file = value;
+    else if (fact == "metrics") lab.metrics = value;
+    else if (fact == "columns") lab.columns = value;
+    else if (fact == "sizes") lab.sizes = value;
+    else if (fact == "step") {
+      std::istringstream step(value);
+      std::string id, title, bar;
+      std::getline(step, id, '\t');
+      std::getline(step, title, '\t');
+      std::getline(step, bar, '\t');
+      lab.steps.push_back({id, id + " " + title, bar});
+    }
   }
-  return steps;
+  if (lab.lab.empty() || lab.steps.empty()) throw Fatal(kExitFailed, grader + " described no lab and no step: " + said.output);
+  return lab;
+}
+
+std::vector<StepInfo> lab_steps(const Checkout& checkout, const std::string& lab) {
+  const std::string judge = Checkout::judge(checkout.build_dir, lab);
+  if (access(judge.c_str(), X_OK) != 0) {
+    say("building " + lab + "'s judge, which describes its steps");
+    Build(checkout, checkout.build_dir, checkout.results).judges({lab});
+  }
+  return describe_lab(judge).steps;
+}
+
+std::vector<StepInfo> list_steps(const std::string& grader, const std::vector<std::string>& bars) {
+  return describe_lab(grader, bars).steps;
 }
 
 std::string gpu_name() {

@@ -40,10 +40,10 @@ struct Checkout {
   // "02", "02_memory" -> "02_memory"; anything else is a usage error that lists the labs, with a
   // hint for a lab or step written without its leading zero ("2", "4.1").
   std::string lab_named(const std::string& word) const;
-  std::string topic_of(const std::string& lab) const;     // from its add_lab(... TOPIC t ...)
+  std::string topic_of(const std::string& lab) const;     // the folder's name after NN_: "memory"
   std::string topic_file(const std::string& lab) const;   // labs/NN_topic/<topic>.cu
-  // The lab's step ids, "04.1" ..., read from the TODO(NN.k) of its header (labs/NN_topic/<topic>.h),
-  // without building anything; a CPU test checks that they are its steps table's.
+  // The lab's step ids, "04.1" ..., as its judge describes them (built first where it is not: a judge
+  // links no implementation, so it builds whatever the student's file holds).
   std::vector<std::string> step_ids(const std::string& lab) const;
   // The built grader of `lab` for `kind` (starter, solution, submission) in `build_dir`.
   static std::string grader(const std::string& build_dir, const std::string& lab, const std::string& kind);
@@ -55,7 +55,20 @@ struct Checkout {
 struct StepInfo {
   std::string id, name, bar;  // "04.1", "04.1 coalesced thread arrangement", ">= 6x, >= 8% of cuBLAS SGEMM"
 };
-// `bars`: the grader's --bars argument, when a profile decides the bars (GpuBars below).
+// What the runner knows of a lab: one answer of its grader or judge to --describe, which reads it
+// from the lab's registration (its steps table, its profile's counters, its benchmark) with no GPU.
+struct LabDescription {
+  std::string lab, topic, file;  // "02_memory", "memory", "labs/02_memory/memory.cu"
+  std::vector<StepInfo> steps;
+  std::string metrics;           // the ncu metrics its profile reads, comma-separated
+  std::string columns;           // its benchmark CSV's columns
+  std::string sizes;             // with --seed among `arguments`: the correctness sizes drawn from it
+};
+// `arguments`: the grader's --bars (when a profile decides the bars: GpuBars below), --seed and
+// --correctness-only, each as the grading will pass it.
+LabDescription describe_lab(const std::string& grader, const std::vector<std::string>& arguments = {});
+// The lab's steps, as its judge describes them (Checkout::step_ids: built first where it is not).
+std::vector<StepInfo> lab_steps(const Checkout& checkout, const std::string& lab);
 std::vector<StepInfo> list_steps(const std::string& grader, const std::vector<std::string>& bars = {});
 
 // This machine's GPU as nvidia-smi names it ("" for none), and the bars profile kept for it.

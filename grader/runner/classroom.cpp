@@ -63,12 +63,13 @@ namespace {
 std::vector<StepRow> not_graded_rows(const Checkout& checkout, const std::vector<std::string>& labs, const std::string& why) {
   std::vector<StepRow> rows;
   for (const std::string& lab : labs.empty() ? checkout.labs() : labs) {
-    // Each step by the name its graded rows have, where the lab's judge is built to list them
-    // (grade-class builds them first); else by its id.
-    std::vector<std::string> names = checkout.step_ids(lab);
-    if (const std::string judge = Checkout::judge(checkout.build_dir, lab); access(judge.c_str(), X_OK) == 0) {
-      names.clear();
-      for (const StepInfo& step : list_steps(judge)) names.push_back(step.name);
+    // Each step by the name its graded rows have, as the lab's judge describes them (grade-class
+    // builds them first); where no judge can be built (this is a grading's way out), the lab alone.
+    std::vector<std::string> names;
+    try {
+      for (const StepInfo& step : lab_steps(checkout, lab)) names.push_back(step.name);
+    } catch (const Fatal&) {
+      names = {lab};
     }
     for (const std::string& name : names) rows.push_back(failed_row(lab, name, "not graded: " + why));
   }

@@ -306,11 +306,20 @@ struct Grading {
     if (access(judge_of_lab.c_str(), X_OK) == 0) return judge_of_lab;
     return grader(lab, implementation == "submission" ? "starter" : implementation);
   }
+  // The lab as its lister describes it, asked once a grading: its steps, the sizes this grading's
+  // seed draws, its profile's metrics.
+  std::map<std::string, LabDescription> descriptions;
+  const LabDescription& described(const std::string& lab) {
+    if (const auto known = descriptions.find(lab); known != descriptions.end()) return known->second;
+    std::vector<std::string> arguments = {"--seed=" + seed};
+    if (!sanitizer.empty()) arguments.push_back("--correctness-only");
+    return descriptions[lab] = describe_lab(lister(lab), arguments);
+  }
   // The lab's steps asked for: those named by id, or all of them when none of its steps was.
-  std::vector<StepInfo> chosen_steps(const std::string& lab) const {
+  std::vector<StepInfo> chosen_steps(const std::string& lab) {
     const bool some = std::any_of(only_steps.begin(), only_steps.end(), [&](const std::string& id) { return id.substr(0, 2) == lab.substr(0, 2); });
     std::vector<StepInfo> steps;
-    for (const StepInfo& s : list_steps(lister(lab)))
+    for (const StepInfo& s : described(lab).steps)
       if (!some || std::find(only_steps.begin(), only_steps.end(), s.id) != only_steps.end()) steps.push_back(s);
     return steps;
   }
@@ -582,7 +591,7 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
 // of it writes a row. Returns the exit code.
 int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const std::string& ncu,
                  const std::vector<std::string>& reference_program) {
-  const std::string metrics = lines_of(run({{g.lister(lab), "--profile-metrics"}}).output).front();
+  const std::string metrics = g.described(lab).metrics;
   const auto under_ncu = [&](const std::vector<std::string>& program) {
     std::vector<std::string> command = {ncu, "--target-processes", "all", "--profile-from-start", "off", "--csv",
                                         "--page", "raw", "--print-units", "base", "--metrics", metrics};
@@ -840,12 +849,9 @@ std::vector<std::string> say_how_graded(Grading& g, const Request& r) {
   // Each lab's correctness cases include sizes drawn from the seed: shown, so that a failure at one
   // can be replayed (--seed) and read.
   for (const std::string& lab : g.labs) {
-    std::vector<std::string> ask = {g.lister(lab), "--drawn-sizes", "--seed=" + g.seed};
-    if (!g.sanitizer.empty()) ask.push_back("--correctness-only");
-    for (const std::string& line : lines_of(run({ask}).output)) {
-      g.log << "sizes drawn from the seed: " << line << '\n';
-      say("sizes drawn from the seed: " + line);
-    }
+    const std::string line = lab + ": " + g.described(lab).sizes;
+    g.log << "sizes drawn from the seed: " << line << '\n';
+    say("sizes drawn from the seed: " + line);
   }
   return chosen.arguments;
 }

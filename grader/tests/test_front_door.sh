@@ -271,11 +271,20 @@ for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
     [ "$selected" = "$step" ] || { echo "FAIL: --step=${step%% *} selects '$selected', not '$step'"; failures=$((failures + 1)); }
   done <<<"$table"
   echo "ok: each step of $(basename "$starter") is its table's, selected alone by --step"
+  # --describe, the runner's one question to a lab: its folder, its topic and file, the same steps.
+  lab=$(basename "$(dirname "$starter")") described=$("$starter" --describe --seed=7)
+  if [ "$(grep -P '^step\t' <<<"$described" | cut -f2-)" = "$("$starter" --list-steps)" ] &&
+     grep -qxP "lab\t$lab" <<<"$described" && grep -qxP "file\tlabs/$lab/${lab#*_}.cu" <<<"$described" &&
+     grep -qP '^sizes\t.+' <<<"$described" && grep -qP '^metrics\t.+' <<<"$described"; then
+    echo "ok: $(basename "$starter") --describe names its lab, its file, its steps as listed, its metrics and the sizes drawn"
+  else
+    echo "FAIL: $(basename "$starter") --describe said: $described"; failures=$((failures + 1))
+  fi
 done
 
 # A step is numbered in four places a student reads, and all four agree with the steps table: the
 # lab header's launchers (TODO(NN.k)), the starter's TODOs, the solution's list of steps at its
-# top, and the handout. (The runner reads the header's ids to check a points file without building.)
+# top, and the handout.
 for starter in "$(dirname "$(dirname "$grader")")"/*/grade_*_starter; do
   lab=$(basename "$starter"); lab=${lab#grade_}; lab=${lab%_starter}; number=${lab%%_*}
   topic=$(grep -oE 'TOPIC [a-z0-9_]+' "$root/labs/$lab/CMakeLists.txt" | cut -d' ' -f2)
