@@ -342,7 +342,10 @@ struct StepProcess {
   Command command;
   std::string work, rows_file;
 };
-StepProcess step_process(Grading& g, const std::string& name, std::vector<std::string> command, std::size_t steps) {
+// `rows`: whether the process grades, and so takes where its rows go (a profile's run writes none,
+// and the judge refuses --rows-fd outside a grading).
+StepProcess step_process(Grading& g, const std::string& name, std::vector<std::string> command, std::size_t steps,
+                         bool rows = true) {
   StepProcess p{Command({}), g.results + "/steps/" + name, ""};
   fs::remove_all(p.work);
   fs::create_directories(p.work + "/scratch");
@@ -350,7 +353,7 @@ StepProcess step_process(Grading& g, const std::string& name, std::vector<std::s
   std::ofstream(p.rows_file).close();
   // A judge writes its rows on descriptor 3, which the runner opens: the file stays the runner's,
   // out of reach of the planner, which runs as the step's user.
-  command.push_back(g.judge ? "--rows-fd=3" : "--rows=" + p.rows_file);
+  if (rows) command.push_back(g.judge ? "--rows-fd=3" : "--rows=" + p.rows_file);
   std::vector<std::string> argv = {g.checkout.root + "/grader/runner/limited.sh", "step"};
   argv.insert(argv.end(), command.begin(), command.end());
   if (const auto step_ids = g.confinement.step_ids(g.steps_run++)) {
@@ -376,8 +379,8 @@ StepProcess step_process(Grading& g, const std::string& name, std::vector<std::s
 // Runs one step's process confined and limited; its output goes to grade.log and its rows, once
 // believed, to the grading's. Returns its exit status.
 int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vector<std::string> command,
-             std::string* output_copy = nullptr) {
-  const StepProcess p = step_process(g, lab + "-" + step.id, std::move(command), 1);
+             std::string* output_copy = nullptr, bool rows = true) {
+  const StepProcess p = step_process(g, lab + "-" + step.id, std::move(command), 1, rows);
   const auto began = std::chrono::steady_clock::now();
   const Outcome outcome = run(p.command);
   const std::string output = read_text(p.work + "/output.log");
@@ -614,7 +617,7 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
   say("profiling " + lab + " " + step.name + " (" + whose_file + ") under Nsight Compute: each of its kernels, "
       "one launch, at its bar's shape");
   std::string output;
-  const int status = run_step(g, lab, step, under_ncu(g.step_program(lab)), &output);
+  const int status = run_step(g, lab, step, under_ncu(g.step_program(lab)), &output, /*rows=*/false);
   const std::string whose = g.implementation == "solution" ? "solution" : "yours";
   const std::string output_file = folder + "/" + step.id + "-" + whose + ".ncu.txt";
   std::ofstream(output_file) << output;
@@ -632,7 +635,7 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
   if (!reference_program.empty()) {
     say("profiling the reference solution's " + step.id + " the same way, for the comparison");
     std::string theirs;
-    run_step(g, lab, step, under_ncu(reference_program), &theirs);
+    run_step(g, lab, step, under_ncu(reference_program), &theirs, /*rows=*/false);
     const std::string theirs_file = folder + "/" + step.id + "-solution.ncu.txt";
     std::ofstream(theirs_file) << theirs;
     report.push_back("--reference-output=" + theirs_file);
