@@ -27,7 +27,9 @@
 #         [RESIDUE_MUTANTS <name|steps>...]
 #         [MEMCHECK_MUTANT <name>] [RACECHECK_MUTANT <name>] [SYNCCHECK_MUTANT <name>]
 #         [WIDE_LOADS <kernel-name-part>...] [SANITIZE_STEPS <id,id...>] [REPEAT_STEPS <id,id...>])
-#   in solutions/NN_topic/proofs/CMakeLists.txt, the instructor tree: what proves the grader, built
+#   called by add_lab_proofs_from_table() with the arguments the lab's proofs table,
+#   solutions/NN_topic/proofs/proofs.h, prints (grader/tests/proofs_table.h; each kind's field is the
+#   part of the string form here), the instructor tree: what proves the grader, built
 #   only where solutions/ is (never in a student's copy or a submission's build):
 #   lab<NN_topic>_solution    solutions/NN_topic/<topic>.cu, and grade_<NN_topic>_solution, which
 #                             also links lab<NN_topic>_proofs, every .cu directly in proofs/: the
@@ -118,8 +120,8 @@ function(add_lab lab)
                         "(labs/${lab}/${folder_topic}.cu is the file a student writes): rename one or the other")
   endif()
   if(LAB_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "add_lab(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS} (the proofs' go to add_lab_proofs() "
-                        "in solutions/${lab}/proofs/CMakeLists.txt)")
+    message(FATAL_ERROR "add_lab(${lab}): unknown arguments ${LAB_UNPARSED_ARGUMENTS} (the proofs' go in the lab's "
+                        "proofs table, solutions/${lab}/proofs/proofs.h)")
   endif()
   set(id "lab${lab}")
   set(root "${PROJECT_SOURCE_DIR}")
@@ -225,6 +227,32 @@ endfunction()
 
 # The instructor tree's half of a lab (see add_lab above): the reference solution, the witnesses,
 # the mutants and their controls, and every test that proves the grader with them.
+# add_lab_proofs_from_table(<NN_topic>): the lab's proofs as its table in
+# solutions/NN_topic/proofs/proofs.h says them (grader/tests/proofs_table.h): print_proofs.cpp is
+# compiled against the table and run here, at configure time, and prints add_lab_proofs()'s
+# arguments, one a line. The table is C++, so a misspelt defence does not compile; editing it
+# configures the build again. The top CMakeLists.txt calls this for every lab with a table.
+function(add_lab_proofs_from_table lab)
+  set(root "${PROJECT_SOURCE_DIR}")
+  set(table "${root}/solutions/${lab}/proofs/proofs.h")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${table}" "${root}/grader/tests/proofs_table.h"
+                                                                 "${root}/grader/tests/print_proofs.cpp")
+  try_run(printed compiled "${CMAKE_BINARY_DIR}/proofs_tables/${lab}" "${root}/grader/tests/print_proofs.cpp"
+    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${root}/solutions/${lab}/proofs;${root}/grader/tests;${root}/grader/harness"
+    CXX_STANDARD 20
+    COMPILE_OUTPUT_VARIABLE compile_output
+    RUN_OUTPUT_VARIABLE arguments)
+  if(NOT compiled)
+    message(FATAL_ERROR "solutions/${lab}/proofs/proofs.h, the lab's proofs table, does not compile:\n${compile_output}")
+  endif()
+  if(NOT printed EQUAL 0)
+    message(FATAL_ERROR "the proofs table of ${lab} could not be printed (exit ${printed}): ${arguments}")
+  endif()
+  string(STRIP "${arguments}" arguments)
+  string(REPLACE "\n" ";" arguments "${arguments}")
+  add_lab_proofs(${lab} ${arguments})
+endfunction()
+
 function(add_lab_proofs lab)
   cmake_parse_arguments(PARSE_ARGV 1 LAB ""
     "MEMCHECK_MUTANT;RACECHECK_MUTANT;SYNCCHECK_MUTANT;SANITIZE_STEPS;REPEAT_STEPS"
