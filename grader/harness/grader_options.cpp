@@ -26,7 +26,6 @@ constexpr const char* mode_name(Mode mode) {
     case Mode::kDescribe: return "--describe";
     case Mode::kListSteps: return "--list-steps";
     case Mode::kDrawnSizes: return "--drawn-sizes";
-    case Mode::kProfileMetrics: return "--profile-metrics";
     case Mode::kProfileReport: return "--profile-report";
     case Mode::kBenchColumns: return "--bench-columns";
     case Mode::kDoctestQuery: return "doctest's queries";
@@ -39,7 +38,7 @@ constexpr const char* mode_name(Mode mode) {
   return "?";
 }
 constexpr std::array kAllModes = {Mode::kGrade,       Mode::kBench,          Mode::kCalibrate,     Mode::kProfile,
-                                  Mode::kGpuCheck,    Mode::kDescribe,       Mode::kListSteps,      Mode::kDrawnSizes,    Mode::kProfileMetrics,
+                                  Mode::kGpuCheck,    Mode::kDescribe,       Mode::kListSteps,      Mode::kDrawnSizes,
                                   Mode::kProfileReport, Mode::kBenchColumns, Mode::kDoctestQuery};
 
 // `text` as a whole int, all of it; nothing when it is not one ("", "7x", "99999999999").
@@ -85,8 +84,6 @@ const std::array kFlags = {
          "print each step's id, title and bar, tab-separated (no GPU; with --bars, the profile's bars)"},
     Flag{"--drawn-sizes", nullptr, Mode::kDrawnSizes, 0, [](Options&, const std::string&) {},
          "print the correctness sizes the lab draws from --seed (no GPU)"},
-    Flag{"--profile-metrics", nullptr, Mode::kProfileMetrics, 0, [](Options&, const std::string&) {},
-         "print the ncu metrics the lab's profile counters read (no GPU)"},
     Flag{"--profile-report", "ID", Mode::kProfileReport, 0,
          [](Options& o, const std::string& v) { o.report.step = v; },
          "print step ID's profile table from --ncu-output (no GPU)"},
@@ -253,7 +250,7 @@ std::string modes_taking(unsigned taken_by) {
 }  // namespace
 
 bool answers_without_gpu(Mode mode) {
-  return mode == Mode::kDescribe || mode == Mode::kListSteps || mode == Mode::kDrawnSizes || mode == Mode::kProfileMetrics ||
+  return mode == Mode::kDescribe || mode == Mode::kListSteps || mode == Mode::kDrawnSizes ||
          mode == Mode::kProfileReport || mode == Mode::kBenchColumns || mode == Mode::kDoctestQuery;
 }
 

@@ -15,13 +15,12 @@
 
 namespace workbook {
 
-// What the program was asked to do. The first seven answer from what the lab registered, with no
+// What the program was asked to do. The first six answer from what the lab registered, with no
 // GPU; the others measure on one.
 enum class Mode {
   kDescribe,        // --describe: the lab, its topic, the file a student writes, its steps and more
   kListSteps,       // --list-steps: each step's id, title and bar
   kDrawnSizes,      // --drawn-sizes: the correctness sizes drawn from --seed
-  kProfileMetrics,  // --profile-metrics: the ncu metrics the lab's profile reads
   kProfileReport,   // --profile-report=ID: a step's profile table from ncu's output
   kBenchColumns,    // --bench-columns: the benchmark CSV's columns
   kDoctestQuery,    // doctest's own queries (--list-test-cases, --help, ...)

@@ -3,10 +3,10 @@
 // ncu's recorded outputs (grader/tests/data/ncu/): what a counter reads, how the step's kernels are
 // taken together, the table, and what ncu said when it profiled nothing.
 //
-// The flow (grader/runner/grade.cpp runs it): the judge prints the metrics its lab's counters read
-// (--profile-metrics); ncu runs the judge with --profile=ID, which replays the step's plan at its
-// bar's shape once between cudaProfilerStart and cudaProfilerStop, so that only the student's
-// kernels are profiled (ncu --profile-from-start off), one launch each; then the judge, with no GPU,
+// The flow (grader/runner/grade.cpp runs it): the judge names the metrics its lab's counters read
+// (the metrics line of its --describe answer); ncu runs the judge with --profile=ID, which replays
+// the step's plan at its bar's shape once between cudaProfilerStart and cudaProfilerStop, so that
+// only the student's kernels are profiled (ncu --profile-from-start off), one launch each; then the judge, with no GPU,
 // reads ncu's CSV and prints the table (--profile-report=ID). Nothing of it touches a verdict.
 #pragma once
 

@@ -1,5 +1,6 @@
-// The grader program's modes that answer with no GPU, from what the lab registered: its steps, the
-// sizes a seed draws, its profile's metrics and tables, its benchmark's columns.
+// The grader program's modes that answer with no GPU, from what the lab registered: the lab
+// described whole (the runner's one question), its steps, the sizes a seed draws, a step's profile
+// table, its benchmark's columns.
 #include "queries.h"
 
 #include <iomanip>
@@ -77,7 +78,12 @@ int print_profile_report(const ProfileReportOptions& options) {
   return 0;
 }
 
-}  // namespace
+// The benchmark CSV's columns, comma-separated.
+std::string columns_line() {
+  std::string line;
+  for (const std::string& column : bench_columns()) line += (line.empty() ? "" : ",") + column;
+  return line;
+}
 
 // --describe: the lab's facts, one a line (grader_options.h). A grader holds one lab.
 int describe(const Options& options) {
@@ -96,13 +102,13 @@ int describe(const Options& options) {
     for (std::string line; std::getline(lines, line);) std::cout << "step\t" << line << '\n';
   }
   for (const auto& [lab, functions] : registered::profiles()) std::cout << "metrics\t" << profile::metrics_of(functions.counters()) << '\n';
-  std::cout << "columns\t";
-  for (std::size_t c = 0; c < bench_columns().size(); ++c) std::cout << (c == 0 ? "" : ",") << bench_columns()[c];
-  std::cout << '\n';
+  std::cout << "columns\t" << columns_line() << '\n';
   if (options.seed_given)
     for (const auto& [lab, sizes] : registered::drawn_sizes()) std::cout << "sizes\t" << sizes() << '\n';
   return 0;
 }
+
+}  // namespace
 
 int answer_without_gpu(const Options& options) {
   switch (options.mode) {
@@ -118,14 +124,10 @@ int answer_without_gpu(const Options& options) {
       session().correctness_only = options.correctness_only;
       for (const auto& [lab, describe] : registered::drawn_sizes()) std::cout << lab << ": " << describe() << '\n';
       return 0;
-    case Mode::kProfileMetrics:
-      for (const auto& [lab, functions] : registered::profiles()) std::cout << profile::metrics_of(functions.counters()) << '\n';
-      return 0;
     case Mode::kProfileReport:
       return print_profile_report(options.report);
     case Mode::kBenchColumns:
-      for (std::size_t c = 0; c < bench_columns().size(); ++c) std::cout << (c == 0 ? "" : ",") << bench_columns()[c];
-      std::cout << '\n';
+      std::cout << columns_line() << '\n';
       return 0;
     default:
       throw std::logic_error("answer_without_gpu: a mode that measures on a GPU");

@@ -129,7 +129,7 @@ struct CalibrationError : std::runtime_error {
 bool register_calibration(const char* lab, CalibrateFunction function);
 
 // `./workbook profile NN.k` (profile.h): the lab's counters, which the grader binary prints the
-// metrics of with --profile-metrics and reads ncu's output with --profile-report (no GPU); and
+// metrics of in its --describe answer and reads ncu's output with --profile-report (no GPU); and
 // `run`, which --profile=ID calls under ncu: the step's kernels once at its bar's shape, in the
 // profiler's range (0: ran; 1: the step could not run, said why; 2: nothing to profile, said why).
 using CountersFunction = std::vector<profile::Counter> (*)();
