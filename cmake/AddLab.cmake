@@ -6,15 +6,18 @@
 #   lab<NN_topic>_given       GIVEN files of labs/NN_topic/ that the student reads but does not edit
 #   lab<NN_topic>_baseline    grader/labs/NN_topic/baseline.cu
 #   lab<NN_topic>_grader      grader/labs/NN_topic/grader.cpp and the folder's other .cpp/.cu files
-#                             (device-side checks) but planner.cpp and judged_calls.cpp, compiled
-#                             once; GRADER_LIBRARIES are linked into it (lab 04's cuBLAS, the line
-#                             to beat) and into the planners
-#   judge_<NN_topic>          the lab's judge (grader/judge/judge.h): the grader with the lab's
-#                             judged_calls.cpp in place of any implementation (grade)
+#                             (device-side checks), compiled once; GRADER_LIBRARIES are linked
+#                             into it (lab 04's cuBLAS, the line to beat) and into the planners
+#   lab<NN_topic>_planner_functions, and judge_<NN_topic>'s stand-ins: the functions the header's
+#                             `// TODO(NN.k)` lines declare, as the planner serves them and as the
+#                             judge asks for them, written by the build from the header
+#                             (grader/protocol/student_functions.cpp)
+#   judge_<NN_topic>          the lab's judge (grader/judge/judge.h): the grader with the stand-ins
+#                             in place of any implementation (grade)
 #   lab<NN_topic>_starter     labs/NN_topic/<topic>.cu, and grade_<NN_topic>_starter: the grader
 #                             linked with it (with a submission, lab<NN_topic>_submission too); and
 #                             plan_<NN_topic>_starter, its planner (grader/planner/planner.h: the file
-#                             with the lab's planner.cpp, nothing of the grader's)
+#                             with the planner's list of functions, nothing of the grader's)
 #   and the starter's tests: every step rejected cleanly (--expect-reject), linked and judged, the
 #   #include check of its source, its GPU code, the benchmark plot's
 #   columns, its planner serving every function it defines, the judge's front (CPU).
@@ -149,15 +152,28 @@ function(add_lab lab)
   target_link_libraries(${id}_baseline PUBLIC ${id}_interface)
 
   file(GLOB grader_sources CONFIGURE_DEPENDS "${grading}/*.cpp" "${grading}/*.cu")
-  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu" "${grading}/planner.cpp" "${grading}/judged_calls.cpp")
+  list(REMOVE_ITEM grader_sources "${grading}/baseline.cu")
   add_library(${id}_grader OBJECT ${grader_sources})
   target_link_libraries(${id}_grader PUBLIC ${id}_baseline workbook_harness doctest::doctest ${LAB_GRADER_LIBRARIES})
 
-  # The lab's judge (grader/judge/judge.h): its grader with the lab's judged calls in place of an
+  # The functions a student writes, as the header's `// TODO(NN.k)` lines declare them, written once
+  # there: from those lines the build writes the planner's list of them and the judge's stand-ins
+  # (grader/protocol/student_functions.cpp), both compiled against the header.
+  set(header "${root}/labs/${lab}/${LAB_TOPIC}.h")
+  set(functions "${CMAKE_CURRENT_BINARY_DIR}/student_functions")
+  add_custom_command(OUTPUT "${functions}/planner_functions.cpp" "${functions}/judged_calls.cpp"
+    COMMAND workbook_student_functions "${header}" "labs/${lab}/${LAB_TOPIC}.h" "${functions}/planner_functions.cpp"
+            "${functions}/judged_calls.cpp"
+    DEPENDS workbook_student_functions "${header}"
+    COMMENT "Reading the functions labs/${lab}/${LAB_TOPIC}.h marks TODO" VERBATIM)
+  add_library(${id}_planner_functions OBJECT "${functions}/planner_functions.cpp")
+  target_link_libraries(${id}_planner_functions PUBLIC ${id}_interface workbook_planner)
+
+  # The lab's judge (grader/judge/judge.h): its grader with the judge's stand-ins in place of an
   # implementation. It links no student code, so one judge grades every implementation of the lab:
   # each call goes to the implementation's planner (plan_NN_topic_<kind>, --planner) and is replayed
-  # with the kernels of its object (--device-code). Not yet what ./workbook grade runs.
-  add_executable(judge_${lab} "${grading}/judged_calls.cpp")
+  # with the kernels of its object (--device-code).
+  add_executable(judge_${lab} "${functions}/judged_calls.cpp")
   target_link_libraries(judge_${lab} PRIVATE workbook_grader_main ${id}_grader ${id}_baseline workbook_harness workbook_core
                         workbook_lab_support)
 
@@ -665,9 +681,9 @@ function(_add_planner lab kind)
   set(id "lab${lab}")
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
   get_property(vendor_libraries GLOBAL PROPERTY WORKBOOK_${lab}_GRADER_LIBRARIES)
-  add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/planner/planner_main.cpp"
-                 "${PROJECT_SOURCE_DIR}/grader/labs/${lab}/planner.cpp")
-  target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies workbook_planner ${id}_${kind} ${vendor_libraries})
+  add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/planner/planner_main.cpp")
+  target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies ${id}_planner_functions workbook_planner ${id}_${kind}
+                        ${vendor_libraries})
   set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
 endfunction()
 

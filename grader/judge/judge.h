@@ -1,7 +1,7 @@
 // The judge: a step's process that grades a student's file without linking any of its host code
 // (the trust boundary, shared/DESIGN.md). It is the lab's grader as always, with one difference:
-// the functions of the lab's interface are the lab's judged calls (grader/labs/NN_topic/
-// judged_calls.cpp), each of which asks the student's planner (planner_process.h) for its plan,
+// the functions of the lab's interface are stand-ins (judged calls, which the build writes
+// from the header's TODO(NN.k) lines: grader/protocol/student_functions.cpp), each of which asks the student's planner (planner_process.h) for its plan,
 // checks it (plan::defect(): the student's own kernels, argument sizes, device limits, uploads and
 // fills only into the outputs and workspaces the grader gave) and replays it (replay.h) with the
 // student's kernels, loaded from their object file. Each replayed launch is recorded in the launch
@@ -76,8 +76,8 @@ Judge* judge();
 // the student's files.
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code);
 
-// What a lab's judged_calls.cpp writes for each function of its interface, e.g.
-//   void memory_lab::copy_float4(const CopyProblem& problem, cudaStream_t stream) {
+// What the build's stand-in for each function of a lab's interface holds, e.g.
+//   auto memory_lab::copy_float4(const CopyProblem& problem, cudaStream_t stream) -> void {
 //     workbook::judged_launch(__func__, stream, problem);
 //   }
 // `function` is always __func__, the stand-in's own name, which is the student's function's: the

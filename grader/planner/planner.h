@@ -59,7 +59,7 @@ struct StudentFunction {
 // student_function("copy_float4", copy_lab::copy_float4): decodes the arguments (the sizes must add
 // up), calls it planning, and returns its launches, its value (for a function that returns one) or
 // what it threw. A std::logic_error (not a plan) when the bytes are not its arguments. A lab's
-// planner.cpp names each function through WORKBOOK_STUDENT_FUNCTION (below), never by a string.
+// list of functions names each through WORKBOOK_STUDENT_FUNCTION (below), never by a string.
 template <typename Result, typename... Parameters>
 StudentFunction student_function(std::string name, Result (*function)(Parameters...)) {
   static_assert(std::is_void_v<Result> || std::is_trivially_copyable_v<Result>, "an answer crosses as bytes");
@@ -120,7 +120,8 @@ inline std::string unqualified(std::string_view qualified) {
   return std::string(last == std::string_view::npos ? qualified : qualified.substr(last + 2));
 }
 
-// One entry of a lab's planner.cpp, made from the function itself: its name is the function's own,
+// One entry of a lab's list of functions (which the build writes from the header's TODO(NN.k) lines,
+// grader/protocol/student_functions.cpp), made from the function itself: its name is the function's own,
 // so an entry cannot plan one function under another's name, and a name that is no function of the
 // interface does not compile. WORKBOOK_STUDENT_FUNCTION(memory_lab::copy_float4)
 #define WORKBOOK_STUDENT_FUNCTION(function) ::workbook::student_function(::workbook::unqualified(#function), function)
@@ -131,7 +132,7 @@ inline std::string unqualified(std::string_view qualified) {
 // A reply with cudaErrorNoDevice when no judge answers (the pipes have closed).
 plan::Reply ask_the_judge(const plan::Question& question);
 
-// The lab's functions, as its grader/labs/NN_topic/planner.cpp lists them: what a planner serves.
+// The lab's functions, as the list the build writes from its header declares them: what a planner serves.
 const std::vector<StudentFunction>& lab_functions();
 
 // The planner's loop: each request read from `in` answered with its plan on `out`, until `in`

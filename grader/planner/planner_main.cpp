@@ -1,5 +1,6 @@
 // main() of every planner, plan_<NN_topic>_<implementation>: the student's file (or the solution, a
-// mutant) linked with this, the lab's list of functions (grader/labs/NN_topic/planner.cpp) and the
+// mutant) linked with this, the lab's list of functions (written by the build from the lab's header,
+// grader/protocol/student_functions.cpp) and the
 // planner's loop (planner.h), and nothing of the grader's judging code. It answers the judge's
 // requests on descriptors 3 and 4 until the judge closes them. `--list` prints the functions it
 // serves, one per line, for the test that checks the list against the student's file.

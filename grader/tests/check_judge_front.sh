@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A lab's judge (grader/judge/judge.h) from the outside, without a GPU: it lists the same steps as
 # the starter's grader (the steps table is the lab's, whoever is graded), its judged calls
-# (grader/labs/NN_topic/judged_calls.cpp) are exactly the functions the lab's planner serves, and
+# (the stand-ins the build writes from the lab's header) are exactly the functions the lab's planner serves, and
 # given a planner without the student's device code (or the reverse) it says what it needs.
 # The lab's given code (GIVEN, a library) is linked into the judge as into every grader: its
 # functions are the lab's, not the student's, and are left out of the comparison.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The planner of a lab serves exactly the functions the student's file defines in the lab's namespace
-# (grader/labs/NN_topic/planner.cpp, against the starter's object): a function left out of the list
+# (the list the build writes from the lab's header, against the starter's object): a function left out of the list
 # could never be asked for, and a name in it that the file does not define would not link.
 # usage: check_planner_functions.sh PLANNER LIBRARY NAMESPACE
 set -euo pipefail
