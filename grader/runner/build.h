@@ -1,6 +1,6 @@
 // Building what a command grades, with the checkout's CMake presets: a submission's build folder
-// configured for its files, and each lab's grader built by itself, so that a lab that does not
-// compile fails alone. Before a student's file is compiled, its #include lines are audited
+// configured for its files, and the labs' graders built together, then, where one does not
+// compile, each by itself, so that a lab that does not compile fails alone. Before a student's file is compiled, its #include lines are audited
 // (workbook_audit includes): a lab whose file includes what it may not is not compiled at all. After
 // it is compiled, its object must carry the GPU code the build compiles every file to (workbook_audit
 // gpu-code): one that would run from code the driver compiles instead is not graded. A submission's
@@ -38,8 +38,9 @@ class Build {
   // Configures the build folder with the checkout's preset and `definitions` (-DNAME=VALUE), for the
   // GPU code the checkout's own build compiles to.
   void configure(const std::vector<std::string>& definitions) const;
-  // Builds `targets`, appending to build.log and saying every tenth of the way how far it has got.
-  bool targets(const std::vector<std::string>& targets) const;
+  // Builds `targets`, appending to build.log and saying every tenth of the way how far it has got;
+  // `keep_going`, everything that does not depend on what fails to build.
+  bool targets(const std::vector<std::string>& targets, bool keep_going = false) const;
   // The compiler's first errors, or the log's end when there are none to pick out, on stderr.
   void show_errors() const;
   // The compiler's first error, at the line of the student's file that caused it, named from labs/
