@@ -1,6 +1,6 @@
 // One step's grading: its correctness cases, its measurement with every timed-call defence, its
 // bar, its rows, and whether this GPU can run it. grade_step<Lab>("NN.k") is what a step's process
-// runs (grader/harness/main.cpp, --step=NN.k).
+// runs (grader/judge/main.cpp, --step=NN.k).
 #pragma once
 
 #include <doctest/doctest.h>
