@@ -218,7 +218,10 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
   // lists the lab's steps whether the file compiles or not (a submission's is the checkout's,
   // judges(), built before); judged, the file built into its planner alone; linked, into its
   // grader (a submission's steps then listed by the checkout's own starter).
-  const auto judge_of = [&](const std::string& lab) { return kind == "submission" ? std::vector<std::string>{} : std::vector<std::string>{"judge_" + lab}; };
+  const auto judge_of = [&](const std::string& lab) {
+    if (kind == "submission") return std::vector<std::string>{};
+    return std::vector<std::string>{"judge_" + lab};
+  };
   const auto file_targets = [&](const std::string& lab) {
     if (judged) return std::vector<std::string>{"plan_" + lab + "_" + kind};
     std::vector<std::string> graders = {"grade_" + lab + "_" + kind};
