@@ -96,10 +96,7 @@ LabDescription describe_lab(const std::string& grader, const std::vector<std::st
     std::getline(fields, fact, '\t');
     std::getline(fields, value);
     if (fact == "lab") lab.lab = value;
-    else if (fact == "topic") lab.topic = value;
-    else if (fact == "file") lab.file = value;
     else if (fact == "metrics") lab.metrics = value;
-    else if (fact == "columns") lab.columns = value;
     else if (fact == "sizes") lab.sizes = value;
     else if (fact == "step") {
       std::istringstream step(value);

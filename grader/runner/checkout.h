@@ -57,11 +57,13 @@ struct StepInfo {
 };
 // What the runner knows of a lab: one answer of its grader or judge to --describe, which reads it
 // from the lab's registration (its steps table, its profile's counters, its benchmark) with no GPU.
+// The answer also names the lab's topic, file and benchmark columns, for a reader and the front
+// door's check; the runner takes the topic and file from the folder's name (Checkout::topic_of), by
+// the same rule, and keeps only what it reads.
 struct LabDescription {
-  std::string lab, topic, file;  // "02_memory", "memory", "labs/02_memory/memory.cu"
+  std::string lab;               // "02_memory"
   std::vector<StepInfo> steps;
   std::string metrics;           // the ncu metrics its profile reads, comma-separated
-  std::string columns;           // its benchmark CSV's columns
   std::string sizes;             // with --seed among `arguments`: the correctness sizes drawn from it
 };
 // `arguments`: the grader's --bars (when a profile decides the bars: GpuBars below), --seed and
