@@ -115,13 +115,17 @@ std::string stream_of(const StudentFunction& f) {
 }
 
 void write(const std::string& path, const std::string& text) {
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  if (error) throw Refused{"cannot write " + path + ": " + error.message()};
   // Rewritten only when it changes, so that a header edited elsewhere recompiles nothing here.
   std::ifstream old(path);
   std::ostringstream had;
   had << old.rdbuf();
   if (old && had.str() == text) return;
-  std::ofstream(path, std::ios::trunc) << text;
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw Refused{"cannot write " + path};
 }
 
 }  // namespace
@@ -163,7 +167,12 @@ int main(int argc, char** argv) {
       judge << "  return workbook::judged_answer<" << f.result << ">(__func__" << sent_arguments(f) << ");\n";
     judge << "}\n";
   }
-  write(argv[3], planner.str());
-  write(argv[4], judge.str());
+  try {
+    write(argv[3], planner.str());
+    write(argv[4], judge.str());
+  } catch (const Refused& refused) {
+    std::cerr << refused.why << '\n';
+    return 1;
+  }
   return 0;
 }
