@@ -23,8 +23,10 @@ Occupancy occupancy_of(const BlockShape& block, const SmLimits& sm) {
     consider(warps_per_block * per_warp > sm.registers_per_block ? 0 : warps_per_scheduler * sm.schedulers / warps_per_block,
              Limiter::kRegisters);
   }
+  // A block that takes no shared memory, on an SM that reserves none for it (a V100's), is not
+  // limited by it: as in the solution, so that this mutant has one defect, not a division by zero too.
   const int shared = (block.shared_bytes + sm.shared_reserved_per_block + sm.shared_unit - 1) / sm.shared_unit * sm.shared_unit;
-  consider(sm.shared_bytes / shared, Limiter::kSharedMemory);
+  if (shared > 0) consider(sm.shared_bytes / shared, Limiter::kSharedMemory);
   result.warps = result.blocks * warps_per_block;
   return result;
 }
