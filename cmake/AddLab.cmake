@@ -423,6 +423,10 @@ endfunction()
 # time, memory and output, each reported in plain words when hit.
 function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh;compile")
+  # nvcc times each of its passes on the file (--time appends to the table); ./workbook empties the
+  # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
+  # nvcc_passes_file): where a student's wait after editing the file goes (issue 64).
+  target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--time=${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv>")
 endfunction()
 
 # "name|text": a mutant whose #include lines leave the lab (never compiled, read by `workbook_audit

@@ -53,6 +53,56 @@ std::string Build::where_the_time_went(std::size_t most) const {
   return went.str();
 }
 
+std::string nvcc_passes_file(const std::string& build_dir, const std::string& lab, const std::string& kind) {
+  return build_dir + "/labs/" + lab + "/lab" + lab + "_" + kind + ".nvcc_passes.csv";
+}
+
+std::string nvcc_passes(const std::string& table) {
+  // nvcc --time's rows, after one of headings: source file, phase, its inputs, its output, the GPU
+  // architecture, the tool, the time, its unit ("ms"). A phase's name is read from the second field,
+  // so a source path with a comma in it loses its row rather than misreading one.
+  std::vector<std::string> order;  // each pass's name, as it first ran
+  std::map<std::string, std::vector<std::pair<std::string, double>>> seconds;  // pass -> (architecture, seconds)
+  for (const std::string& line : lines_of(read_text(table))) {
+    std::vector<std::string> fields;
+    std::istringstream row(line);
+    for (std::string field; std::getline(row, field, ',');) {
+      const std::size_t first = field.find_first_not_of(' '), last = field.find_last_not_of(' ');
+      fields.push_back(first == std::string::npos ? "" : field.substr(first, last - first + 1));
+    }
+    if (fields.size() != 8 || fields[7] != "ms") continue;
+    double ms = 0;
+    try {
+      ms = std::stod(fields[6]);
+    } catch (const std::exception&) {
+      continue;
+    }
+    std::string pass = fields[1], architecture = fields[4];
+    if (pass == "nvcc (driver)") continue;  // its own bookkeeping, not a pass
+    // Once for each architecture: the GPU passes. The preprocessor runs for the host and each
+    // architecture, one after another, and is said as one.
+    if (pass != "cicc" && pass != "ptxas") architecture.clear();
+    if (pass.starts_with("gcc (preprocessing")) pass = "preprocessing";
+    if (pass == "gcc (compiling)") pass = "host compiler";
+    if (!seconds.contains(pass)) order.push_back(pass);
+    auto& runs = seconds[pass];
+    const auto same = std::find_if(runs.begin(), runs.end(), [&](const auto& run) { return run.first == architecture; });
+    if (same == runs.end()) runs.emplace_back(architecture, ms / 1000.0);
+    else same->second += ms / 1000.0;
+  }
+  std::ostringstream said;
+  said << std::fixed << std::setprecision(1);
+  for (const std::string& pass : order) {
+    said << (said.tellp() > 0 ? ", " : "") << pass;
+    const auto& runs = seconds[pass];
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      said << (i == 0 ? " " : " and ") << runs[i].second << " s";
+      if (!runs[i].first.empty()) said << " for " << runs[i].first;
+    }
+  }
+  return said.str();
+}
+
 std::string configured_architectures(const std::string& build_dir) {
   static const std::regex entry("CMAKE_CUDA_ARCHITECTURES:[A-Z]+=(.+)");
   std::smatch m;
@@ -213,6 +263,12 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     }
     file_of[lab] = file;
     to_build.push_back(lab);
+    if (kind == "starter" || kind == "submission") {  // a student's file: nvcc times its passes
+      const std::string passes = nvcc_passes_file(build_dir_, lab, kind);
+      std::error_code none_yet;
+      fs::remove(passes, none_yet);
+      result.nvcc_passes[lab] = passes;
+    }
   }
   // What grades each lab: its judge, which links nothing of any implementation's, so it builds and
   // lists the lab's steps whether the file compiles or not (a submission's is the checkout's,

@@ -750,6 +750,11 @@ void start_grading(Grading& g, const Request& r, const Built& built) {
   g.log_path = g.results + "/grade.log";
   g.log.open(g.log_path, std::ios::trunc);
   if (!g.log) throw Fatal(kExitUsage, "cannot write " + g.log_path);
+  // Where compiling a student's file went, pass by pass, as nvcc timed it: most of a student's wait
+  // for a step after editing lab 04's file (issue 64). Said only for a file this build compiled.
+  for (const auto& [lab, table] : built.labs.nvcc_passes)
+    if (const std::string passes = nvcc_passes(table); !passes.empty())
+      g.log << "[workbook] nvcc's passes on " << g.checkout.topic_file(lab) << ", compiled for this grading: " << passes << '\n';
   std::ofstream(g.rows_path, std::ios::trunc).close();
 }
 

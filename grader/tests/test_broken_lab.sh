@@ -25,6 +25,14 @@ if [ "$status" -eq 77 ] && grep -q '02.5 at memcpy speed' "$copy/only-02.json" &
 else
   echo "FAIL: grade 02 exited $status:"; tail -n 15 "$copy/one.log"; failures=$((failures + 1))
 fi
+# Where compiling the student's file went, as nvcc timed its passes, in grade.log (issue 64): said
+# for the file this grading compiled, and not again by a grading that compiles it no more.
+passes="nvcc's passes on labs/02_memory/memory.cu, compiled for this grading: preprocessing"
+if grep -qE "^\[workbook\] $passes [0-9.]+ s, cudafe\+\+ .*, cicc [0-9.]+ s for compute_[0-9a]+ and .*, host compiler [0-9.]+ s$" "$copy/results/grade.log"; then
+  echo "ok: grade.log says how long each of nvcc's passes took on the student's file"
+else
+  echo "FAIL: no line of nvcc's passes on memory.cu in grade.log:"; cat "$copy/results/grade.log"; failures=$((failures + 1))
+fi
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 04 --json both.json) >"$copy/two.log" 2>&1 || status=$?
 # One row per step of the broken lab, as a graded lab has: its 11 steps, each saying why; and a lab
@@ -34,6 +42,9 @@ if [ "$status" -eq 1 ] && grep -qE '^FAIL  04\.1 .*04_sgemm does not compile' "$
    grep -q "04_sgemm did not compile" "$copy/two.log" && grep -q "sgemm.cu.*error" "$copy/two.log" &&
    [ "$(grep -c "this is not C++" "$copy/two.log")" -le "$(grep -c "this is not C++" "$copy/results/build.log")" ]; then
   echo "ok: grade 02 04 fails each of lab 04's steps as not compiling, shows why (each compiler line once), and keeps lab 02"
+  if grep -qF "$passes" "$copy/results/grade.log"; then
+    echo "FAIL: grade.log times nvcc's passes on memory.cu, which this grading did not compile"; failures=$((failures + 1))
+  fi
 else
   echo "FAIL: grade 02 04 exited $status:"; tail -n 15 "$copy/two.log"; failures=$((failures + 1))
 fi

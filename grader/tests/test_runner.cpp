@@ -384,3 +384,29 @@ TEST_CASE("a grading's build: where its time went, from ninja's record of what t
         "sgemm.cu.o 13.3 s, liblab04_sgemm_starter.a 2.6 s (and its machine code dumped) and 1 more");  // not build.ninja's 0.05 s
   std::filesystem::remove_all(folder);
 }
+
+TEST_CASE("a grading's build: nvcc's passes on a student's file, each once, the GPU ones for each architecture") {
+  const std::string table = scratch_file("nvcc_passes.csv");
+  CHECK(nvcc_passes(table).empty());  // no table: the file was not compiled for this grading
+  {
+    // As nvcc --time writes it (lab 04's reference file for sm_90 and sm_90a, two cores, times rounded).
+    std::ofstream rows(table);
+    rows << "source file name , phase name , phase input files , phase output file , arch , tool, metric , unit\n"
+            "sgemm.cu , gcc (preprocessing 4) , sgemm.cu  , a.cpp4.ii ,  , nvcc , 113.7 , ms\n"
+            "sgemm.cu , gcc (preprocessing 1) , sgemm.cu  , a.compute_90.cpp1.ii , compute_90 , nvcc , 161.4 , ms\n"
+            "sgemm.cu , gcc (preprocessing 1) , sgemm.cu  , a.compute_90a.cpp1.ii , compute_90a , nvcc , 112.9 , ms\n"
+            "sgemm.cu , cudafe++ , a.cpp4.ii  , a.compute_90a.cudafe1.cpp , compute_90a , nvcc , 843.9 , ms\n"
+            "sgemm.cu , cicc ,  a.compute_90a.cpp1.ii  , a.compute_90a.ptx , compute_90a , nvcc , 2929.4 , ms\n"
+            "sgemm.cu , cicc ,  a.compute_90.cpp1.ii  , a.compute_90.ptx , compute_90 , nvcc , 2981.4 , ms\n"
+            "sgemm.cu , ptxas , a.compute_90a.ptx  , a.compute_90a.cubin , sm_90a , nvcc , 1628.3 , ms\n"
+            "sgemm.cu , ptxas , a.compute_90.ptx  , a.compute_90.cubin , sm_90 , nvcc , 1671.0 , ms\n"
+            "sgemm.cu , fatbinary , a.compute_90.cubin a.compute_90a.cubin  , a.fatbin ,  , nvcc , 31.9 , ms\n"
+            "sgemm.cu , gcc (compiling) ,   , sgemm.o , compute_90a , nvcc , 2367.1 , ms\n"
+            " , nvcc (driver) ,  , sgemm.o ,  , nvcc , 0.2 , ms\n"
+            "a, path, with a comma , cicc , x , y , compute_90 , nvcc , 99999 , ms\n";  // not misread: left out
+  }
+  CHECK(nvcc_passes(table) ==
+        "preprocessing 0.4 s, cudafe++ 0.8 s, cicc 2.9 s for compute_90a and 3.0 s for compute_90, "
+        "ptxas 1.6 s for sm_90a and 1.7 s for sm_90, fatbinary 0.0 s, host compiler 2.4 s");
+  std::filesystem::remove(table);
+}
