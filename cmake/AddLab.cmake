@@ -423,6 +423,8 @@ endfunction()
 # time, memory and output, each reported in plain words when hit.
 function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh;compile")
+  # Its host code runs only in its planner: compiled at -O1 (the top CMakeLists.txt says why).
+  set_property(TARGET ${target} PROPERTY WORKBOOK_STUDENT_FILE ON)
   # nvcc times each of its passes on the file (--time appends to the table); ./workbook empties the
   # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
   # nvcc_passes_file): where a student's wait after editing the file goes (issue 64).
