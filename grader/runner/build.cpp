@@ -58,7 +58,7 @@ std::string nvcc_passes_file(const std::string& build_dir, const std::string& la
 }
 
 std::string nvcc_passes(const std::string& table) {
-  // nvcc --time's rows, after one of headings: source file, phase, its inputs, its output, the GPU
+  // nvcc --time's rows, after a row of headings: source file, phase, its inputs, its output, the GPU
   // architecture, the tool, the time, its unit ("ms"). A phase's name is read from the second field,
   // so a source path with a comma in it loses its row rather than misreading one.
   std::vector<std::string> order;  // each pass's name, as it first ran
