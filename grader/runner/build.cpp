@@ -263,12 +263,12 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     }
     file_of[lab] = file;
     to_build.push_back(lab);
-    if (kind == "starter" || kind == "submission") {  // a student's file: nvcc times its passes
-      const std::string passes = nvcc_passes_file(build_dir_, lab, kind);
-      std::error_code none_yet;
-      fs::remove(passes, none_yet);
-      result.nvcc_passes[lab] = passes;
-    }
+    // nvcc times its passes on a student's file (the build decides which: cmake/AddLab.cmake); a
+    // solution's table is never written, so it is never read.
+    const std::string passes = nvcc_passes_file(build_dir_, lab, kind);
+    std::error_code none_yet;
+    fs::remove(passes, none_yet);
+    result.nvcc_passes[lab] = passes;
   }
   // What grades each lab: its judge, which links nothing of any implementation's, so it builds and
   // lists the lab's steps whether the file compiles or not (a submission's is the checkout's,

@@ -30,8 +30,8 @@ struct LabsBuilt {
   std::map<std::string, std::string> nvcc_passes;
 };
 
-// Where nvcc writes how long each of its passes took on `lab`'s student file (`kind` starter or
-// submission) in `build_dir`: the compile option --time that cmake/AddLab.cmake gives a student's file.
+// Where nvcc writes how long each of its passes took on `lab`'s `kind` file in `build_dir`: the
+// compile option --time that cmake/AddLab.cmake gives a student's file (starter or submission) alone.
 std::string nvcc_passes_file(const std::string& build_dir, const std::string& lab, const std::string& kind);
 // That file's rows in one line, the seconds of each pass, the passes that run once for each GPU
 // architecture (cicc, ptxas) for each ("preprocessing 0.4 s, cudafe++ 0.8 s, cicc 2.9 s for compute_90
