@@ -82,8 +82,10 @@ std::string nvcc_passes(const std::string& table) {
     // Once for each architecture: the GPU passes. The preprocessor runs for the host and each
     // architecture, one after another, and is said as one.
     if (pass != "cicc" && pass != "ptxas") architecture.clear();
-    if (pass.starts_with("gcc (preprocessing")) pass = "preprocessing";
-    if (pass == "gcc (compiling)") pass = "host compiler";
+    // The host compiler's passes carry its own name, which differs from host to host ("gcc (compiling)"
+    // on one, "g++ (compiling)" on an H200's): they are read by what follows the name.
+    if (pass.find(" (preprocessing") != std::string::npos) pass = "preprocessing";
+    if (pass.ends_with(" (compiling)")) pass = "host compiler";
     if (!seconds.contains(pass)) order.push_back(pass);
     auto& runs = seconds[pass];
     const auto same = std::find_if(runs.begin(), runs.end(), [&](const auto& run) { return run.first == architecture; });

@@ -408,5 +408,19 @@ TEST_CASE("a grading's build: nvcc's passes on a student's file, each once, the 
   CHECK(nvcc_passes(table) ==
         "preprocessing 0.4 s, cudafe++ 0.8 s, cicc 2.9 s for compute_90a and 3.0 s for compute_90, "
         "ptxas 1.6 s for sm_90a and 1.7 s for sm_90, fatbinary 0.0 s, host compiler 2.4 s");
+  {
+    // An H200 host's nvcc names its host compiler g++ (lab 02's file, one architecture).
+    std::ofstream rows(table);
+    rows << "source file name , phase name , phase input files , phase output file , arch , tool, metric , unit\n"
+            "memory.cu , g++ (preprocessing 4) , memory.cu  , a.cpp4.ii ,  , nvcc , 212.0 , ms\n"
+            "memory.cu , g++ (preprocessing 1) , memory.cu  , a.compute_90.cpp1.ii , compute_90 , nvcc , 188.0 , ms\n"
+            "memory.cu , cudafe++ , a.cpp4.ii  , a.compute_90.cudafe1.cpp , compute_90 , nvcc , 1210.0 , ms\n"
+            "memory.cu , cicc ,  a.compute_90.cpp1.ii  , a.compute_90.ptx , compute_90 , nvcc , 1190.0 , ms\n"
+            "memory.cu , ptxas , a.compute_90.ptx  , a.compute_90.cubin , sm_90 , nvcc , 160.0 , ms\n"
+            "memory.cu , fatbinary , a.compute_90.cubin  , a.fatbin ,  , nvcc , 20.0 , ms\n"
+            "memory.cu , g++ (compiling) ,   , memory.o , compute_90 , nvcc , 1390.0 , ms\n";
+  }
+  CHECK(nvcc_passes(table) ==
+        "preprocessing 0.4 s, cudafe++ 1.2 s, cicc 1.2 s for compute_90, ptxas 0.2 s for sm_90, fatbinary 0.0 s, host compiler 1.4 s");
   std::filesystem::remove(table);
 }
