@@ -49,12 +49,12 @@ build_dir=${WORKBOOK_BUILD_DIR:-build/gpu}  # where ./workbook builds labs/ (the
 grade() {  # grade STEP: prints "WALL BUILDING VERDICT"
   local began ended log
   began=$(date +%s.%N)
-  ./workbook grade "$1" --seed 7 >/tmp/edit_to_verdict.out 2>&1 || true
+  ./workbook grade "$1" --seed 7 >"$saved/console.txt" 2>&1 || true
   ended=$(date +%s.%N)
-  log=results/grade.log
+  log=${WORKBOOK_RESULTS:-results}/grade.log  # where ./workbook writes it
   local building verdict
   building=$(grep -o 'this grading: [0-9.]* s, of which building [0-9.]* s' "$log" | tail -1 | awk '{print $8}')
-  verdict=$(grep -E "^(PASS|FAIL) +$1 " /tmp/edit_to_verdict.out | head -1 | awk '{print $1}')
+  verdict=$(grep -E "^(PASS|FAIL) +$1 " "$saved/console.txt" | head -1 | awk '{print $1}')
   echo "$(awk -v a="$began" -v b="$ended" 'BEGIN{printf "%.1f", b-a}') ${building:-?} ${verdict:-none}"
 }
 
