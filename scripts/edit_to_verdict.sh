@@ -29,7 +29,9 @@ for step in "${steps[@]}"; do
   fi
 done
 saved=$(mktemp -d)
-restore() { cp -a "$saved/labs/." labs/ 2>/dev/null || true; rm -rf "$saved"; }
+# Put back with the time of putting back, not the saved one: the build compiles a file only when it
+# is newer than what was built from it, and that was built from the solution.
+restore() { cp -R --preserve=mode "$saved/labs/." labs/ 2>/dev/null || true; rm -rf "$saved"; }
 trap restore EXIT
 mkdir -p "$saved/labs"
 
