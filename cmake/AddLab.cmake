@@ -103,11 +103,12 @@
 # product, of inputs since drawn afresh); with [remembered-work] off (inputs kept, so the scratch
 # holds this call's product) it copies it and [ceiling] must catch it: the second test proves the
 # copy works where an answer sits, so the first shows none sits within a kernel's reach.
-# HOPPER_SPECIFIC: every implementation is also compiled for sm_90a, Hopper's architecture-specific
-# target (lab 04's setmaxnreg); a Hopper GPU runs that code, any other the code for its own target.
+# HOPPER_SPECIFIC: every implementation is compiled for sm_90a, Hopper's architecture-specific target
+# (lab 04's setmaxnreg), in place of sm_90 where the build has it; a Hopper GPU runs that code, any
+# other the code for its own target.
 #
 # Every implementation of the lab, the student's included, is compiled to the same GPU code: the
-# build's CMAKE_CUDA_ARCHITECTURES (cmake/Architectures.cmake), plus sm_90a for HOPPER_SPECIFIC.
+# build's CMAKE_CUDA_ARCHITECTURES (cmake/Architectures.cmake), with sm_90a for HOPPER_SPECIFIC.
 # The build writes that list to labs/NN_topic/gpu_code.architectures; after compiling a student's
 # file, ./workbook checks its object carries exactly that code (workbook_audit gpu-code), and a
 # CPU test checks the starter's and the solution's.
@@ -533,14 +534,23 @@ endfunction()
 
 # The GPU code of one of the lab's implementations: the build's architectures (a mutant's: the
 # WORKBOOK_MUTANT_ARCHITECTURES, where set: cmake/Architectures.cmake), and with add_lab's
-# HOPPER_SPECIFIC (seen here because add_lab calls this function) Hopper's sm_90a machine code too.
+# HOPPER_SPECIFIC (seen here because add_lab calls this function) Hopper's sm_90a machine code.
+# A Hopper GPU runs sm_90a's code where a file has both, so a file compiled for 90 and 90a would
+# carry sm_90's machine code that nothing runs: there 90 becomes 90a (sm_90a's machine code and its
+# PTX), which spares every compile of the lab a second cicc and ptxas, and the build's dump a second
+# architecture (issue 64: lab 04's file, 8.5 s to 7.0 s on two cores). Without 90 the list keeps
+# its own architectures and gains sm_90a's machine code.
 function(_set_lab_gpu_code target)
   set(architectures ${CMAKE_CUDA_ARCHITECTURES})
   if(target MATCHES "_mutant_" AND WORKBOOK_MUTANT_ARCHITECTURES)
     set(architectures ${WORKBOOK_MUTANT_ARCHITECTURES})
   endif()
-  if(LAB_HOPPER_SPECIFIC AND NOT "90a" IN_LIST architectures AND NOT "90a-real" IN_LIST architectures)
-    list(APPEND architectures 90a-real)
+  if(LAB_HOPPER_SPECIFIC)
+    list(TRANSFORM architectures REPLACE "^90$" "90a")
+    list(TRANSFORM architectures REPLACE "^90-real$" "90a-real")
+    if(NOT "90a" IN_LIST architectures AND NOT "90a-real" IN_LIST architectures)
+      list(APPEND architectures 90a-real)
+    endif()
   endif()
   set_property(TARGET ${target} PROPERTY CUDA_ARCHITECTURES "${architectures}")
 endfunction()

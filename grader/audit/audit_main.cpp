@@ -4,7 +4,7 @@
 //       before compiling: FILE's #include lines
 //   workbook_audit gpu-code --object=LIBRARY --architectures=FILE --source=NAME
 //       after compiling: the GPU code LIBRARY carries is exactly what FILE's CUDA architectures
-//       ("90;90a-real", written by the build for the lab) make, the reference solution's own
+//       ("80;90a", written by the build for the lab) make, the reference solution's own
 //   workbook_audit machine-code LIBRARY...
 //       the machine code the build dumped beside each LIBRARY (LIBRARY.sass) reads, kernel by
 //       kernel, as cuobjdump -fun's listing does (machine_code.h): the checks may read either
