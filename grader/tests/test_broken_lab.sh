@@ -8,11 +8,7 @@
 # and a half of building on two cores.
 #   test_broken_lab.sh SOURCE_DIR
 set -u
-source_dir=$1
-unset WORKBOOK_RESULTS  # the copy keeps its results in its own results/, read below
-copy=$(mktemp -d)
-trap 'rm -rf "$copy"' EXIT
-(cd "$source_dir" && tar --exclude=./build --exclude=./results --exclude=./.git --exclude=./.scratch -cf - .) | (cd "$copy" && tar -xf -)
+source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/, read below
 sed -i 's/^namespace sgemm_lab {$/namespace sgemm_lab { this is not C++/' "$copy/labs/04_sgemm/sgemm.cu"
 grep -q "this is not C++" "$copy/labs/04_sgemm/sgemm.cu" || { echo "FAIL: could not break the copy"; exit 1; }
 

@@ -7,12 +7,7 @@
 # GPU is hidden: the results file still carries each step's reason).
 #   test_includes_in_grade.sh SOURCE_DIR
 set -u
-source_dir=$1
-unset WORKBOOK_RESULTS  # the copy keeps its results in its own results/, read below
-copy=$(mktemp -d)
-trap 'rm -rf "$copy"' EXIT
-(cd "$source_dir" && tar --exclude=./build --exclude=./results --exclude=./.git --exclude=./.scratch --exclude=./solutions \
-   -cf - .) | (cd "$copy" && tar -xf -)
+source "$(dirname "$0")/workbook_copy.sh" "$1" solutions  # $copy: the copy, with its own results/, read below
 # A student who reaches for cuBLAS: the include check says so before anything is compiled.
 sed -i 's|^#include "sgemm.h"$|#include "sgemm.h"\n#include <cublas_v2.h>|' "$copy/labs/04_sgemm/sgemm.cu"
 grep -q "cublas_v2.h" "$copy/labs/04_sgemm/sgemm.cu" || { echo "FAIL: could not add the #include"; exit 1; }

@@ -7,11 +7,7 @@
 # building on two cores.
 #   test_seventh_lab.sh SOURCE_DIR
 set -u
-source_dir=$1
-unset WORKBOOK_RESULTS  # the copy keeps its results in its own results/
-copy=$(mktemp -d)
-trap 'rm -rf "$copy"' EXIT
-(cd "$source_dir" && tar --exclude=./build --exclude=./results --exclude=./.git --exclude=./.scratch -cf - .) | (cd "$copy" && tar -xf -)
+source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/
 before=$(cd "$copy" && find . -type f | sort | xargs md5sum)
 
 # The new lab: lab 02's folders, numbered 07. Its topic stays "memory" (the folder is NN_topic).
