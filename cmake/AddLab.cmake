@@ -430,6 +430,18 @@ function(_limit_student_compile target)
   # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
   # nvcc_passes_file): where a student's wait after editing the file goes (issue 64).
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--time=${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv>")
+  # The file is compiled again whenever its text differs from the text last compiled, whatever its
+  # time says. Ninja compiles a file only when it is newer than its object, and a file put back from
+  # a copy (cp -p, tar, unzip, rsync -a) keeps its old time: the object of the text since replaced
+  # would be graded. So a copy of the text, rewritten (and so newer) only when the text differs, is
+  # what the object depends on; checking costs one cmp each build.
+  get_target_property(file ${target} SOURCES)
+  set(compiled_text "${CMAKE_CURRENT_BINARY_DIR}/${target}.compiled_text")
+  add_custom_target(${target}_text
+    COMMAND sh -c "cmp -s \"$0\" \"$1\" || cp \"$0\" \"$1\"" "${file}" "${compiled_text}"
+    BYPRODUCTS "${compiled_text}" COMMENT "Comparing ${file} with the text last compiled" VERBATIM)
+  add_dependencies(${target} ${target}_text)
+  set_property(SOURCE "${file}" APPEND PROPERTY OBJECT_DEPENDS "${compiled_text}")
 endfunction()
 
 # "name|text": a mutant whose #include lines leave the lab (never compiled, read by `workbook_audit
