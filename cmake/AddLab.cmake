@@ -435,13 +435,13 @@ function(_limit_student_compile target)
   # a copy (cp -p, tar, unzip, rsync -a) keeps its old time: the object of the text since replaced
   # would be graded. So a copy of the text, rewritten (and so newer) only when the text differs, is
   # what the object depends on; checking costs one cmp each build.
-  get_target_property(file ${target} SOURCES)
+  get_target_property(student_file ${target} SOURCES)  # the one file of the target
   set(compiled_text "${CMAKE_CURRENT_BINARY_DIR}/${target}.compiled_text")
   add_custom_target(${target}_text
-    COMMAND sh -c "cmp -s \"$0\" \"$1\" || cp \"$0\" \"$1\"" "${file}" "${compiled_text}"
-    BYPRODUCTS "${compiled_text}" COMMENT "Comparing ${file} with the text last compiled" VERBATIM)
+    COMMAND sh -c "cmp -s \"$0\" \"$1\" || cp \"$0\" \"$1\"" "${student_file}" "${compiled_text}"
+    BYPRODUCTS "${compiled_text}" COMMENT "Comparing ${student_file} with the text last compiled" VERBATIM)
   add_dependencies(${target} ${target}_text)
-  set_property(SOURCE "${file}" APPEND PROPERTY OBJECT_DEPENDS "${compiled_text}")
+  set_property(SOURCE "${student_file}" APPEND PROPERTY OBJECT_DEPENDS "${compiled_text}")
 endfunction()
 
 # "name|text": a mutant whose #include lines leave the lab (never compiled, read by `workbook_audit

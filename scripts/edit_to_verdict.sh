@@ -29,9 +29,9 @@ for step in "${steps[@]}"; do
   fi
 done
 saved=$(mktemp -d)
-# Put back with the time of putting back, not the saved one: the build compiles a file only when it
-# is newer than what was built from it, and that was built from the solution.
-restore() { cp -R --preserve=mode "$saved/labs/." labs/ 2>/dev/null || true; rm -rf "$saved"; }
+# Put back as they were, their old times too: the build compiles a student's file by its text, not
+# its time (cmake/AddLab.cmake, _limit_student_compile), so the solution's build is not graded after.
+restore() { cp -a "$saved/labs/." labs/ 2>/dev/null || true; rm -rf "$saved"; }
 trap restore EXIT
 mkdir -p "$saved/labs"
 
