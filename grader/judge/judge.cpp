@@ -180,6 +180,14 @@ void Judge::reset_module(cudaStream_t stream) const {
   }
 }
 
+std::string confinement_refusal() {
+  const char* required = std::getenv("WORKBOOK_CONFINEMENT_REQUIRED");
+  if (required == nullptr || std::string(required) != "1" || landlock_version() > 0) return "";
+  return "this system has no Landlock (Linux 5.13 or newer, with landlock among the kernel's security modules): a "
+         "submission's host code could read the instructor's files and other students' work here, so no submission "
+         "is graded on it. Grade submissions on a machine whose kernel has Landlock";
+}
+
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
   // The planner runs as the judge's user: undumpable, the judge's memory and descriptors are closed
   // to it (no ptrace, no /proc/<judge>/mem or /fd), as to any process of that user but root.
@@ -187,10 +195,11 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   // Whatever a planner starts and leaves behind is the judge's to end before anything is timed
   // (issue 62: a process left running contended for the GPU while the baseline was timed).
   adopt_what_planners_leave();
-  // Where the planner's writes cannot be confined (no Landlock), whoever reads the log is told.
-  if (landlock_version() == 0)
+  // Where the planner's reads and writes cannot be confined (no Landlock), whoever reads the log is
+  // told; a submission is not graded there at all (confinement_refusal()).
+  if (landlock_version() == 0 && confinement_refusal().empty())
     std::cout << "[workbook] this system has no Landlock (Linux 5.13 or newer): your file's host code, in its planner, "
-                 "may write wherever the grading user may. Grade as root (each step as a user of its own) to confine it\n";
+                 "may read and write whatever the grading user may\n";
   label_what_kernels_print();
   // No device heap: a kernel's malloc() returns null, so no allocation of one call's is left for the
   // next to find ([fresh-module]). No lab needs one; printf's buffer is not the heap.

@@ -75,6 +75,10 @@ Judge* judge();
 // and the session's grading code asks it (session().judged). Also points the machine-code checks at
 // the student's files.
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code);
+// Why this judge grades nothing ("" where it may): the file is someone else's (the runner set
+// WORKBOOK_CONFINEMENT_REQUIRED=1 for a submission) and this system has no Landlock, so its planner
+// could read whatever the grading user may, the instructor's solutions and a class's files included.
+std::string confinement_refusal();
 
 // What the build's stand-in for each function of a lab's interface holds, e.g.
 //   auto memory_lab::copy_float4(const CopyProblem& problem, cudaStream_t stream) -> void {

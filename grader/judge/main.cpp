@@ -103,6 +103,7 @@ int start_session(const Options& options) {
   }
   session().compute_capability = device_facts().compute_capability;
   session().machine_refusal = machine_refusal(device_facts());
+  if (!options.planner.empty() && session().machine_refusal.empty()) session().machine_refusal = confinement_refusal();
   if (!session().machine_refusal.empty()) std::cout << "[workbook] error: " << session().machine_refusal << '\n';
   if (options.bars_path.empty()) {
     try {

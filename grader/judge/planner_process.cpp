@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -15,10 +16,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -54,11 +58,13 @@ std::vector<pid_t> children() {
 }
 
 // The planner's process and everything it starts may make no ioctl (and no ptrace, no io_uring, no
-// read or write of another process's memory): a seccomp filter, which no process can lift and every
-// child inherits. The GPU's driver does all its work through ioctls on /dev/nvidia*, so no process of
+// read or write of another process's memory, no socket): a seccomp filter, which no process can lift
+// and every child inherits. The GPU's driver does all its work through ioctls on /dev/nvidia*, so no process of
 // the student's can start CUDA, hold a context or keep the GPU busy while a step is timed; what a
 // launcher may ask of the runtime it asks the judge (planner_runtime.cpp). Terminals' ioctls go too:
-// a planner's standard streams are a pipe. In the child, between fork and exec: async-signal-safe.
+// a planner's standard streams are a pipe. Without a socket it reaches no network, no listener on
+// this machine and no abstract unix socket: a launcher needs none, and its only channels are the
+// pipes the judge gave it. In the child, between fork and exec: async-signal-safe.
 bool close_to_the_gpu() {
 #if defined(__x86_64__)
   constexpr std::uint32_t kArchitecture = AUDIT_ARCH_X86_64;
@@ -83,6 +89,7 @@ bool close_to_the_gpu() {
       WORKBOOK_REFUSE(__NR_process_vm_readv),
       WORKBOOK_REFUSE(__NR_process_vm_writev),
       WORKBOOK_REFUSE(__NR_io_uring_setup),
+      WORKBOOK_REFUSE(__NR_socket),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
 #undef WORKBOOK_REFUSE
@@ -92,11 +99,13 @@ bool close_to_the_gpu() {
 constexpr int kNotClosedToTheGpu = exit_code::kPlannerNotClosedToTheGpu;  // close_to_the_gpu() failed
 
 // Landlock (Linux 5.13 on), which any process may apply to itself and its children: the planner and
-// everything it starts may write, create or remove files only under its working folder (the step's
-// scratch) and /dev/null, and (ABI 6, Linux 6.12 on) signal no process outside them. So a planner
-// running as the grader's own user (no root, no confinement by user) cannot rewrite a step's rows
-// or log, another step's files or another student's results, nor end another student's judge. The
-// header of an older system may lack the later parts: they are spelled out here.
+// everything it starts may read only what running a launcher needs (the system's programs, libraries
+// and settings, the CUDA toolkit's libraries, /dev, /proc and /sys, its own binary) and its working
+// folder (the step's scratch); it may write, create or remove files only there and in /dev/null;
+// (ABI 4, Linux 6.7) bind or connect no TCP port; and (ABI 6, Linux 6.12) signal no process and
+// reach no abstract unix socket outside itself. So a launcher cannot read the instructor's solutions,
+// a class's submissions and results, the bars or the points, whoever grades, nor rewrite a step's
+// rows or log. The header of an older system may lack the later parts: they are spelled out here.
 struct LandlockRuleset {
   std::uint64_t handled_access_fs = 0, handled_access_net = 0, scoped = 0;
 };
@@ -105,10 +114,75 @@ struct LandlockPathBeneath {
   std::int32_t parent_fd = -1;
 } __attribute__((packed));
 constexpr long kLandlockCreateRuleset = 444, kLandlockAddRule = 445, kLandlockRestrictSelf = 446;  // every architecture's
-constexpr std::uint64_t kWriteFile = 1ull << 1, kRemoveDir = 1ull << 4, kRemoveFile = 1ull << 5, kMakeChar = 1ull << 6,
-                        kMakeDir = 1ull << 7, kMakeReg = 1ull << 8, kMakeSock = 1ull << 9, kMakeFifo = 1ull << 10,
-                        kMakeBlock = 1ull << 11, kMakeSym = 1ull << 12, kRefer = 1ull << 13, kTruncate = 1ull << 14;
-constexpr std::uint64_t kScopeSignal = 1ull << 1;
+constexpr std::uint64_t kExecute = 1ull << 0, kWriteFile = 1ull << 1, kReadFile = 1ull << 2, kReadDir = 1ull << 3,
+                        kRemoveDir = 1ull << 4, kRemoveFile = 1ull << 5, kMakeChar = 1ull << 6, kMakeDir = 1ull << 7,
+                        kMakeReg = 1ull << 8, kMakeSock = 1ull << 9, kMakeFifo = 1ull << 10, kMakeBlock = 1ull << 11,
+                        kMakeSym = 1ull << 12, kRefer = 1ull << 13, kTruncate = 1ull << 14;
+constexpr std::uint64_t kBindTcp = 1ull << 0, kConnectTcp = 1ull << 1;
+constexpr std::uint64_t kScopeAbstractUnixSocket = 1ull << 0, kScopeSignal = 1ull << 1;
+
+bool is_within(const std::string& path, const std::string& folder) {
+  return path == folder || (path.starts_with(folder) && (folder.ends_with('/') || path[folder.size()] == '/'));
+}
+
+// `root` (canonical) as folders the planner may read whole: itself, or, where it holds a private
+// folder, each of its entries that is not private, recursively. Landlock only allows, so a private
+// folder inside a readable one (a checkout under /usr/local/src) is left out by not naming it.
+void add_readable(const std::string& root, const std::vector<std::string>& private_folders, std::vector<std::string>& readable,
+                  int depth = 0) {
+  for (const std::string& folder : private_folders)
+    if (is_within(root, folder)) return;
+  const bool holds_a_private_folder = std::any_of(private_folders.begin(), private_folders.end(),
+                                                  [&](const std::string& folder) { return is_within(folder, root); });
+  if (!holds_a_private_folder) {
+    readable.push_back(root);
+    return;
+  }
+  std::error_code error;
+  if (depth > 32 || !std::filesystem::is_directory(root, error)) return;
+  for (const auto& entry : std::filesystem::directory_iterator(root, std::filesystem::directory_options::skip_permission_denied, error)) {
+    const std::filesystem::path found = std::filesystem::weakly_canonical(entry.path(), error);
+    if (!error) add_readable(found.string(), private_folders, readable, depth + 1);
+  }
+}
+
+// The checkout a program of the workbook's was built in: the folder above its own binary that holds
+// CMakePresets.json and grader/ (a build folder holds a grader/ too), "" when there is none.
+std::string checkout_of_this_program() {
+  std::error_code error;
+  for (std::filesystem::path folder = std::filesystem::read_symlink("/proc/self/exe", error).parent_path();
+       !error && folder.has_relative_path(); folder = folder.parent_path())
+    if (std::filesystem::is_regular_file(folder / "CMakePresets.json", error) && std::filesystem::is_directory(folder / "grader", error))
+      return folder.string();
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> what_a_planner_may_read() {
+  std::vector<std::string> private_folders;
+  if (const std::string checkout = checkout_of_this_program(); !checkout.empty()) private_folders.push_back(checkout);
+  if (const char* listed = std::getenv("WORKBOOK_PRIVATE_FOLDERS")) {
+    std::istringstream folders{std::string(listed)};
+    for (std::string folder; std::getline(folders, folder, ':');)
+      if (!folder.empty()) private_folders.push_back(std::filesystem::weakly_canonical(folder).string());
+  }
+  std::vector<std::string> roots = {"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/dev", "/proc", "/sys"};
+#ifdef WORKBOOK_CUDA_LIBRARY_DIR
+  roots.push_back(WORKBOOK_CUDA_LIBRARY_DIR);  // where the toolkit is not under /usr (/opt/cuda)
+#endif
+  std::vector<std::string> readable;
+  for (const std::string& root : roots) {
+    std::error_code error;
+    const std::filesystem::path found = std::filesystem::canonical(root, error);
+    if (!error) add_readable(found.string(), private_folders, readable);
+  }
+  std::sort(readable.begin(), readable.end());
+  readable.erase(std::unique(readable.begin(), readable.end()), readable.end());
+  return readable;
+}
+
+namespace {
 
 }  // namespace
 
@@ -119,19 +193,25 @@ int landlock_version() {
 
 namespace {
 
-// In the child, between fork and exec. False when Landlock is there but the rules could not be made.
-bool confine_writes(int version) {
+// In the child, between fork and exec: open() and system calls only. False when Landlock is there
+// but the rules could not be made. `readable`: what_a_planner_may_read(); `binary`: the planner's own;
+// `told`: a file a proof tells its mutant through, or null.
+bool confine_to_its_folder(int version, const std::vector<std::string>& readable, const char* binary, const char* told) {
   if (version == 0) return true;  // not there: the judge says so in the log (start_judging(), judge.cpp)
   std::uint64_t writes = kWriteFile | kRemoveDir | kRemoveFile | kMakeChar | kMakeDir | kMakeReg | kMakeSock | kMakeFifo |
                          kMakeBlock | kMakeSym;
   if (version >= 2) writes |= kRefer;
   if (version >= 3) writes |= kTruncate;
+  constexpr std::uint64_t reads = kExecute | kReadFile | kReadDir;
   LandlockRuleset ruleset;
-  ruleset.handled_access_fs = writes;
+  ruleset.handled_access_fs = writes | reads;
   std::size_t size = sizeof(std::uint64_t);
-  if (version >= 4) size = 2 * sizeof(std::uint64_t);
+  if (version >= 4) {
+    ruleset.handled_access_net = kBindTcp | kConnectTcp;  // and no rule allows any port
+    size = 2 * sizeof(std::uint64_t);
+  }
   if (version >= 6) {
-    ruleset.scoped = kScopeSignal;
+    ruleset.scoped = kScopeAbstractUnixSocket | kScopeSignal;
     size = sizeof ruleset;
   }
   const int rules = static_cast<int>(::syscall(kLandlockCreateRuleset, &ruleset, size, 0u));
@@ -144,12 +224,31 @@ bool confine_writes(int version) {
     ::close(fd);
     return added;
   };
-  const bool ok = allow(".", writes) && allow("/dev/null", kWriteFile | (version >= 3 ? kTruncate : 0)) &&
-                  ::syscall(kLandlockRestrictSelf, rules, 0u) == 0;
+  bool ok = allow(".", writes | reads) && allow(binary, kExecute | kReadFile) &&
+            allow("/dev/null", kWriteFile | (version >= 3 ? kTruncate : 0));
+  for (const std::string& folder : readable) ok = ok && allow(folder.c_str(), reads);
+  if (told != nullptr) ok = ok && allow(told, kReadFile);
+  ok = ok && ::syscall(kLandlockRestrictSelf, rules, 0u) == 0;
   ::close(rules);
   return ok;
 }
-constexpr int kNotConfined = exit_code::kPlannerNotConfined;  // confine_writes() failed
+constexpr int kNotConfined = exit_code::kPlannerNotConfined;  // confine_to_its_folder() failed
+
+}  // namespace
+
+namespace {
+
+// A PID namespace whose first process is the planner: when the planner ends, the kernel ends every
+// process of the namespace, however it left (a new session, a double fork, another parent), and none
+// of them can name a process outside it to signal. A user namespace of its own lets an unprivileged
+// judge make one, and gives the planner no power over anything outside it. Where the kernel lends
+// none (user namespaces switched off), a plain fork: then the judge reaps what the planner leaves
+// (end_every_child()) and says so. Called like fork(); the child only makes system calls and execs.
+pid_t start_in_a_namespace_of_its_own(bool& contained) {
+  const long pid = ::syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWPID | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  contained = pid >= 0;
+  return pid >= 0 ? static_cast<pid_t>(pid) : ::fork();
+}
 
 }  // namespace
 
@@ -187,8 +286,22 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer
   std::vector<char*> argv;
   for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
+  // Its environment is the judge's less the grader's own settings (which name the checkout's folders),
+  // but for a residue proof's channel (buffers.cu: the test tells its mutant where the grader's
+  // products lie, in a file the judge writes), which the planner may then read.
+  constexpr std::string_view kProofChannel = "WORKBOOK_PROOF_SCRATCH_LOG=";
+  std::vector<char*> environment;
+  std::string proof_channel;
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    const std::string_view named(*variable);
+    if (named.starts_with(kProofChannel)) proof_channel = named.substr(kProofChannel.size());
+    if (!named.starts_with("WORKBOOK_") || named.starts_with(kProofChannel)) environment.push_back(*variable);
+  }
+  environment.push_back(nullptr);
+  if (!proof_channel.empty()) ::close(::open(proof_channel.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   const int landlock = landlock_version();
-  pid_ = ::fork();
+  const std::vector<std::string> readable = landlock > 0 ? what_a_planner_may_read() : std::vector<std::string>{};
+  pid_ = start_in_a_namespace_of_its_own(contained_);
   if (pid_ == 0) {
     // The protocol on 3 and 4, and no other descriptor of the judge's, whether or not it was opened
     // close-on-exec (a step's rows arrive on an inherited one). The pipes may be 3 or 4 already:
@@ -200,8 +313,9 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer
     if (::dup2(printed[1], 1) < 0 || ::dup2(printed[1], 2) < 0) ::_exit(exit_code::kPlannerNotStarted);  // its prints: to the judge, labelled
     if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(exit_code::kPlannerNotStarted);
     if (!close_to_the_gpu()) ::_exit(kNotClosedToTheGpu);  // sets no_new_privs, which Landlock needs too
-    if (!confine_writes(landlock)) ::_exit(kNotConfined);
-    ::execv(argv[0], argv.data());
+    if (!confine_to_its_folder(landlock, readable, argv[0], proof_channel.empty() ? nullptr : proof_channel.c_str()))
+      ::_exit(kNotConfined);
+    ::execve(argv[0], argv.data(), environment.data());
     ::_exit(exit_code::kPlannerNotStarted);
   }
   if (pid_ > 0) {
@@ -239,7 +353,9 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer
   }
 }
 
-PlannerProcess::~PlannerProcess() {
+PlannerProcess::~PlannerProcess() { end(); }
+
+std::string PlannerProcess::end() {
   close_if_open(requests_);  // the planner's loop ends at the end of its requests
   close_if_open(plans_);
   if (pid_ > 0) {
@@ -252,13 +368,21 @@ PlannerProcess::~PlannerProcess() {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
     }
+    pid_ = -1;  // in its namespace, the kernel has ended and reaped every process of the planner's
   }
-  if (group_ > 0) ::kill(-group_, SIGKILL);  // what it started and left in its group
-  end_every_child();  // and what left the group, adopted as orphans (adopt_what_planners_leave())
+  std::string left;
+  if (group_ > 0) {
+    ::kill(-group_, SIGKILL);  // what it started and left in its group
+    group_ = -1;
+    left = end_every_child();  // and what left the group, adopted as orphans (adopt_what_planners_leave())
+  }
   show_output();
+  if (!left.empty()) std::cout << "[workbook] " << left << '\n';
+  return left;
 }
 
 void PlannerProcess::show_output() {
+  if (!reader_.joinable() && output_ < 0) return;  // shown already
   stop_reading_ = true;  // every writer has ended (or would not): what is in the pipe is read, then no more
   if (reader_.joinable()) reader_.join();
   close_if_open(output_);
@@ -285,7 +409,7 @@ std::string PlannerProcess::how_it_ended() {
     return "it was ended by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
   if (WIFEXITED(status) && WEXITSTATUS(status) == exit_code::kPlannerNotStarted) return "it could not be started";
   if (WIFEXITED(status) && WEXITSTATUS(status) == kNotConfined)
-    return "it could not be started confined to its working folder (Landlock refused its rules)";
+    return "it could not be started confined to what it may read and write (Landlock refused its rules)";
   if (WIFEXITED(status) && WEXITSTATUS(status) == kNotClosedToTheGpu)
     return "it could not be started closed to the GPU (this kernel refused its seccomp filter; the grader runs a "
            "student's host code only where it can)";

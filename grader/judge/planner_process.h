@@ -36,13 +36,20 @@ class PlannerProcess {
   // answered "no device".
   using Answerer = std::function<plan::Reply(const plan::Question&)>;
   // Starts `command` (the planner binary and its arguments), closed to the GPU: it and every process
-  // it starts may make no ioctl (the driver's only way in), no ptrace and no io_uring. Throws
-  // std::runtime_error when it cannot be started.
+  // it starts may make no ioctl (the driver's only way in), no ptrace, no io_uring and no socket; with
+  // Landlock they read only what_a_planner_may_read() and write only in the working folder; and, where
+  // the kernel lends user namespaces, they live in a PID namespace whose first process is the planner.
+  // Throws std::runtime_error when it cannot be started.
   explicit PlannerProcess(const std::vector<std::string>& command, Answerer answer = {});
   // Ends the planner (closes its requests, then kills it if it lingers), and then every process it
   // started: its process group, and whatever reached this process as an orphan (see
   // adopt_what_planners_leave()), each killed and reaped. Nothing of the student's runs after it.
   ~PlannerProcess();
+  // The same, now: "" when nothing of the planner's was left, or why something would not end (said
+  // on std::cout too). Once; the destructor then does nothing more.
+  std::string end();
+  // Whether the planner lives in a PID namespace of its own (all its processes end with it).
+  bool contained() const { return contained_; }
   PlannerProcess(const PlannerProcess&) = delete;
   PlannerProcess& operator=(const PlannerProcess&) = delete;
 
@@ -54,6 +61,7 @@ class PlannerProcess {
   std::string how_it_ended();
   Answerer answer_;
   pid_t pid_ = -1, group_ = -1;
+  bool contained_ = false;
   int requests_ = -1, plans_ = -1;
   // What the student's code prints (the planner's standard output and error, and its children's):
   // read as it comes, kept up to kShownOutputBytes, and shown labelled once every process of
@@ -70,6 +78,12 @@ class PlannerProcess {
 // may write only under its working folder and /dev/null, and signal nothing outside them; without
 // one they may write wherever the grader's user may (the judge says so, once: judge.cpp).
 int landlock_version();
+// The folders a planner may read, with Landlock: the system's (/usr, /lib*, /bin, /sbin, /etc, /dev,
+// /proc, /sys) and the CUDA toolkit's libraries, less any private folder inside them: the checkout
+// this program was built in, and the folders WORKBOOK_PRIVATE_FOLDERS lists (':' between them; the
+// runner names its results/ and a class's folder there). Its working folder and its own binary are
+// added by the planner's start.
+std::vector<std::string> what_a_planner_may_read();
 
 // Makes this process the reaper of every orphan among its descendants (PR_SET_CHILD_SUBREAPER):
 // a process a planner starts and leaves behind (a double fork, a new session) becomes this process's

@@ -279,6 +279,12 @@ struct Grading {
   }
   std::string judge_dir;  // where the labs' judges are built: the checkout's build
   bool judge = true;
+  // What no planner may read, where it lies inside a folder planners may (judge/planner_process.h):
+  // the checkout, the results, and the folder a submission came from (a class's). And whether the
+  // file graded is someone else's (a submission): then a judge that cannot confine its planner's
+  // reads refuses to grade.
+  std::vector<std::string> private_folders;
+  bool someone_elses_file = false;
   std::vector<std::string> labs, broken, missing, only_steps;
   std::map<std::string, std::string> refusals;  // lab -> the include check's findings
   std::map<std::string, std::string> miscompiled;  // lab -> why its GPU code is not the build's
@@ -368,9 +374,12 @@ StepProcess step_process(Grading& g, const std::string& name, std::vector<std::s
   }
   // limited.sh's time limits are the process's, so many times a step's for several steps (the runner
   // holds each step to its own time itself).
+  std::string private_folders;
+  for (const std::string& folder : g.private_folders) private_folders += (private_folders.empty() ? "" : ":") + folder;
   p.command = Command(argv,
                       {{"HOME", p.work + "/scratch"}, {"TMPDIR", p.work + "/scratch"}, {"WORKBOOK_STEP_SECONDS", g.timeout_s},
-                       {"WORKBOOK_STEPS_IN_PROCESS", std::to_string(steps)}},
+                       {"WORKBOOK_STEPS_IN_PROCESS", std::to_string(steps)}, {"WORKBOOK_PRIVATE_FOLDERS", private_folders},
+                       {"WORKBOOK_CONFINEMENT_REQUIRED", g.someone_elses_file ? "1" : "0"}},
                       p.work + "/scratch", p.work + "/output.log");
   if (g.judge) p.command.appended_on_3 = p.rows_file;
   return p;
@@ -736,6 +745,9 @@ void start_grading(Grading& g, const Request& r, const Built& built) {
   g.sanitizer = r.sanitizer;
   g.judge = r.judge;
   g.class_slot = r.class_slot;
+  g.private_folders = {g.checkout.root, fs::absolute(g.results).string()};
+  if (submission) g.private_folders.push_back(fs::absolute(r.submission).parent_path().string());
+  g.someone_elses_file = submission;
   g.labs = built.labs.built;
   g.broken = built.labs.broken;
   g.missing = built.labs.missing;

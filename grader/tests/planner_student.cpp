@@ -2,10 +2,15 @@
 // the judge asks a planner for, served on descriptors 3 and 4 as a lab's planner serves its own.
 #include <cuda.h>
 #include <dirent.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 
@@ -15,12 +20,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "planner.h"
 #include "planner_student.h"
 
 namespace {
 
+using planner_test::Chain;
 using planner_test::Occupancy;
 using planner_test::Shape;
 using planner_test::Target;
@@ -71,6 +78,14 @@ int descriptors_beyond_the_protocol(int) {
   return count;
 }
 
+// This process's pid as every process sees it: /proc is the one the judge's side mounted, so its
+// "self" names the pid outside any PID namespace the planner lives in.
+int outer_pid() {
+  char name[32] = {};
+  if (::readlink("/proc/self", name, sizeof name - 1) <= 0) return -1;
+  return std::atoi(name);
+}
+
 // A process left behind as a daemon is: a fork that starts a session of its own and forks again,
 // the middle one exiting at once, so that the last is no child of the planner's and in no group of
 // its. It sleeps, as one that kept the GPU busy would run on. Its pid is the answer.
@@ -80,21 +95,91 @@ int leaves_a_process_behind(int) {
   const pid_t middle = ::fork();
   if (middle == 0) {
     ::setsid();
-    const pid_t last = ::fork();
-    if (last == 0) {
+    if (::fork() == 0) {
+      const int last = outer_pid();
+      (void)!::write(pid_pipe[1], &last, sizeof last);
       // Its standard streams closed, as a daemon's are (and so that a test that fails is not held
       // open by it).
       for (int fd = 0; fd < 3; ++fd) ::close(fd);
       for (;;) ::sleep(1);
     }
-    (void)!::write(pid_pipe[1], &last, sizeof last);
     ::_exit(0);
   }
-  pid_t last = -1;
+  int last = -1;
   (void)!::read(pid_pipe[0], &last, sizeof last);
   ::close(pid_pipe[0]);
   ::close(pid_pipe[1]);
-  return static_cast<int>(last);
+  return last;
+}
+
+// A chain of `depth` processes, each in a session of its own, each handing the next to a new parent
+// (a middle process that exits) and then spinning on a CPU: what a launcher that wants to outlive its
+// step starts. Their pids are the answer.
+[[noreturn]] void link_of_a_chain(int k, int depth, int pid_pipe) {
+  ::setsid();
+  const int self = outer_pid();
+  (void)!::write(pid_pipe, &self, sizeof self);
+  if (k + 1 < depth && ::fork() == 0) {
+    if (::fork() == 0) link_of_a_chain(k + 1, depth, pid_pipe);
+    ::_exit(0);
+  }
+  for (int fd = 0; fd < 3; ++fd) ::close(fd);
+  for (;;) __asm__ volatile("");  // a CPU kept busy
+}
+Chain chain_of_processes(int depth) {
+  Chain chain;
+  depth = std::min(depth, 64);
+  int pid_pipe[2];
+  if (::pipe(pid_pipe) != 0) return chain;
+  if (::fork() == 0) link_of_a_chain(0, depth, pid_pipe[1]);
+  for (; chain.count < depth; ++chain.count)
+    if (::read(pid_pipe[0], &chain.pids[chain.count], sizeof(int)) != sizeof(int)) break;
+  ::close(pid_pipe[0]);
+  ::close(pid_pipe[1]);
+  return chain;
+}
+
+// What the planner may read: a file of the checkout it was built in (README.md, found above its own
+// binary, beside CMakePresets.json), and the folder above its working folder (where a step's rows and other students' results
+// lie): 0 or the errno of each, as checkout * 1000 + beside.
+int reads_beyond_its_folder(int) {
+  std::string checkout(256, '\0');
+  const ssize_t bytes = ::readlink("/proc/self/exe", checkout.data(), checkout.size());
+  checkout.resize(bytes > 0 ? static_cast<std::size_t>(bytes) : 0);
+  const auto holds = [](const std::string& folder, const char* entry) {
+    struct stat found{};
+    return ::stat((folder + "/" + entry).c_str(), &found) == 0;  // stat() reads no file
+  };
+  while (!checkout.empty() && !(holds(checkout, "CMakePresets.json") && holds(checkout, "grader"))) checkout.resize(checkout.rfind('/'));
+  const int file = ::open((checkout + "/README.md").c_str(), O_RDONLY);
+  const int file_error = file >= 0 ? 0 : errno;
+  if (file >= 0) ::close(file);
+  DIR* beside = ::opendir("..");
+  const int folder_error = beside != nullptr ? 0 : errno;
+  if (beside != nullptr) ::closedir(beside);
+  return file_error * 1000 + folder_error;
+}
+
+// Connects to a TCP listener on this machine's port `port`, and to the abstract unix socket named
+// "workbook-test-<port>": 0 or the errno of each, as tcp * 1000 + unix.
+int connects_to_listeners(int port) {
+  const auto errno_of = [](int domain, const sockaddr* address, socklen_t size) {
+    const int fd = ::socket(domain, SOCK_STREAM, 0);
+    if (fd < 0) return errno;
+    const int error = ::connect(fd, address, size) == 0 ? 0 : errno;
+    ::close(fd);
+    return error;
+  };
+  sockaddr_in tcp{};
+  tcp.sin_family = AF_INET;
+  tcp.sin_port = htons(static_cast<std::uint16_t>(port));
+  tcp.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  sockaddr_un unix_socket{};
+  unix_socket.sun_family = AF_UNIX;
+  const int named = std::snprintf(unix_socket.sun_path + 1, sizeof unix_socket.sun_path - 1, "workbook-test-%d", port);
+  return errno_of(AF_INET, reinterpret_cast<const sockaddr*>(&tcp), sizeof tcp) * 1000 +
+         errno_of(AF_UNIX, reinterpret_cast<const sockaddr*>(&unix_socket),
+                  static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + named));
 }
 
 // A planner that ends without answering while a process it started holds its pipes open: the judge
@@ -203,6 +288,9 @@ int main() {
                          WORKBOOK_STUDENT_FUNCTION(planner_test::launches_through_workbook),
                          workbook::student_function("crashes", crashes),
                          workbook::student_function("leaves_a_process_behind", leaves_a_process_behind),
+                         workbook::student_function("chain_of_processes", chain_of_processes),
+                         workbook::student_function("reads_beyond_its_folder", reads_beyond_its_folder),
+                         workbook::student_function("connects_to_listeners", connects_to_listeners),
                          workbook::student_function("dies_leaving_the_pipe_open", dies_leaving_the_pipe_open),
                          workbook::student_function("ioctl_errors", ioctl_errors),
                          workbook::student_function("writes_beside_its_folder", writes_beside_its_folder),

@@ -15,6 +15,12 @@ struct Occupancy {
   int blocks = 0;
   int limiter = 0;
 };
+// The processes of a chain the planner started (chain_of_processes()): each one's pid as the
+// test's process sees it.
+struct Chain {
+  int count = 0;
+  int pids[64] = {};
+};
 // A launcher's buffer: the judge's address, a number in the planner.
 struct Target {
   float* out = nullptr;

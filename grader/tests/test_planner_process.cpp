@@ -5,25 +5,32 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <vector>
 #include <variant>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "planner_process.h"
 #include "planner_student.h"
 
+using planner_test::Chain;
 using planner_test::Occupancy;
 using planner_test::Shape;
 using planner_test::Target;
@@ -59,6 +66,58 @@ TEST_CASE("planner process: with Landlock, the planner writes only in its workin
   }
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   CHECK(workbook::planned_answer<int>(planner, "writes_beside_its_folder", 0) == 0 * 1000 + EACCES);
+}
+
+TEST_CASE("planner process: with Landlock, the planner reads nothing of the checkout and nothing beside its folder") {
+  if (workbook::landlock_version() == 0) {
+    MESSAGE("this kernel has no Landlock: the planner may read whatever this user may (the judge refuses a submission)");
+    return;
+  }
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  // The instructor's checkout (its README.md), and the folder above its working folder.
+  CHECK(workbook::planned_answer<int>(planner, "reads_beyond_its_folder", 0) == EACCES * 1000 + EACCES);
+}
+
+TEST_CASE("planner process: a private folder inside one a planner may read is left out of it, and nothing else") {
+  const auto within = [](const std::string& path, const std::vector<std::string>& folders) {
+    return std::any_of(folders.begin(), folders.end(),
+                       [&](const std::string& folder) { return path == folder || path.starts_with(folder + "/"); });
+  };
+  // The checkout this test was built in, wherever it lies, and a folder the runner names private
+  // (here one inside /usr, as a checkout in /usr/local/src would be).
+  const std::string checkout = std::filesystem::canonical(WORKBOOK_SOURCE_DIR).string();
+  const std::string share = std::filesystem::canonical("/usr/share").string();
+  ::setenv("WORKBOOK_PRIVATE_FOLDERS", share.c_str(), 1);
+  const std::vector<std::string> readable = workbook::what_a_planner_may_read();
+  ::unsetenv("WORKBOOK_PRIVATE_FOLDERS");
+  CHECK_FALSE(within(checkout, readable));
+  CHECK_FALSE(within(share + "/doc", readable));
+  CHECK(within(std::filesystem::canonical("/usr/bin").string(), readable));
+  CHECK(within(std::filesystem::canonical("/etc").string(), readable));
+}
+
+TEST_CASE("planner process: the planner connects to nothing, a listener on this machine or an abstract unix socket") {
+  // Both listening, so that a connection refused is the planner's filter, not an empty port.
+  const int tcp = ::socket(AF_INET, SOCK_STREAM, 0), unix_socket = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(tcp >= 0);
+  REQUIRE(unix_socket >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(tcp, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  socklen_t size = sizeof address;
+  REQUIRE(::getsockname(tcp, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+  REQUIRE(::listen(tcp, 4) == 0);
+  const int port = ntohs(address.sin_port);
+  sockaddr_un name{};
+  name.sun_family = AF_UNIX;
+  const int named = std::snprintf(name.sun_path + 1, sizeof name.sun_path - 1, "workbook-test-%d", port);
+  REQUIRE(::bind(unix_socket, reinterpret_cast<const sockaddr*>(&name), static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + named)) == 0);
+  REQUIRE(::listen(unix_socket, 4) == 0);
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  CHECK(workbook::planned_answer<int>(planner, "connects_to_listeners", port) == EPERM * 1000 + EPERM);
+  ::close(tcp);
+  ::close(unix_socket);
 }
 
 TEST_CASE("planner process: what a launcher asks of the runtime is asked of the judge, which answers for its GPU") {
@@ -224,7 +283,7 @@ TEST_CASE("planner process: a planner that crashes is reported with how it ended
   CHECK_THROWS_WITH_AS(missing.call({"workspace_bytes", {}}), doctest::Contains("it could not be started"), std::runtime_error);
 }
 
-TEST_CASE("planner process: a process the planner leaves behind ends with it, however it left (issue 62)") {
+TEST_CASE("planner process: a process the planner leaves behind ends with it, however it left") {
   workbook::adopt_what_planners_leave();  // as the judge does at its start
   int left = -1;
   {
@@ -236,6 +295,21 @@ TEST_CASE("planner process: a process the planner leaves behind ends with it, ho
   // Ended and reaped: not even a zombie is left.
   CHECK(::kill(left, 0) == -1);
   CHECK(errno == ESRCH);
+}
+
+TEST_CASE("planner process: a chain of processes, each in its own session and handed to a new parent, ends with its step") {
+  workbook::adopt_what_planners_leave();
+  workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
+  if (!planner.contained()) MESSAGE("this kernel lends no user namespaces: the judge reaps the chain one by one");
+  const Chain chain = workbook::planned_answer<Chain>(planner, "chain_of_processes", 64);
+  REQUIRE(chain.count == 64);
+  for (int k = 0; k < chain.count; ++k) CHECK(::kill(chain.pids[k], 0) == 0);  // all running, each spinning
+  const auto began = std::chrono::steady_clock::now();
+  CHECK(planner.end() == "");  // the teardown says nothing was left
+  CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(1));
+  int alive = 0;
+  for (int k = 0; k < chain.count; ++k) alive += ::kill(chain.pids[k], 0) == 0;
+  CHECK(alive == 0);
 }
 
 TEST_CASE("planner process: a planner that ends without answering fails at once, though its child holds the pipe (issue 62)") {
