@@ -30,6 +30,7 @@
 #include "report.h"
 #include "resources.h"
 #include "session.h"
+#include "stats.h"
 #include "timing.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
@@ -122,6 +123,15 @@ std::string block_order_violation(const std::vector<LaunchRecord>& launches);
 // load into shared memory after a bulk store from it without waiting for the store to read it
 // (machine_code.h): the next chunk may overwrite bytes the store has not yet sent.
 std::string stage_reuse_violation(const std::vector<LaunchRecord>& launches);
+// Both machine-code checks, over every kernel of one call: a correctness case's and a timed call's
+// alike, so that no kernel is launched where its machine code is not read. `blocks_wait`: the step's
+// blocks_wait_for_others.
+inline std::string machine_code_violation(bool blocks_wait, const std::vector<LaunchRecord>& launches) {
+  if (blocks_wait && defence_enabled(Defence::kBlockOrder))
+    if (std::string why = block_order_violation(launches); !why.empty()) return why;
+  if (defence_enabled(Defence::kStageReuse)) return stage_reuse_violation(launches);
+  return "";
+}
 // [remembered-work] / [input-changed]: the first timed call whose device check found something.
 // `every_call`: each call had fresh inputs and was checked; otherwise only the last one was.
 std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, const std::vector<DeviceMismatches>& inputs,
@@ -138,7 +148,8 @@ std::string share_of_limits(const Measurement& m);
 
 // Times `launcher` on `timed` against its baseline and reference, with every timed-call defence.
 template <typename Problem>
-Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Problem>& timed, const Reference& reference) {
+Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Problem>& timed, const Reference& reference,
+                    bool blocks_wait_for_others) {
   const cudaStream_t stream = session().stream;
   Measurement m;
   m.bytes = timed.bytes;
@@ -146,17 +157,27 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.reference = reference;
   const auto call = [&](cudaStream_t s) { launcher(timed.problem, s); };
 
-  // The candidate's calls: each records its launches (the step's kernel, for its resources); before
-  // each, fresh inputs and poisoned outputs; after each, its output and its inputs checked on the
-  // device.
+  // The candidate's calls: each records its launches (the step's kernel, for its resources) and times
+  // each of them alone (an event before and after each: what the call's time is spent on,
+  // [work-launches]); before each, fresh inputs and poisoned outputs; after each, its output and its
+  // inputs checked on the device. Every call alike, warm-up included: no call is timed, flushed or
+  // prepared differently from another, so no kernel can tell the one whose launches set the
+  // occupancy from the ones that set the time.
   const bool fresh = defence_enabled(Defence::kRememberedWork);
-  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs + 1;  // and the call timed launch by launch
+  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs;
   RunChecks output_checks(capacity), input_checks(capacity);
   std::vector<LaunchRecord> launches;
+  std::vector<std::vector<double>> launch_ms;  // per call, each launch's time
   TimedWork candidate;
   candidate.run = [&](cudaStream_t s) {
     clear_recorded_launches();
-    call(s);
+    start_timing_launches();
+    try {
+      call(s);
+    } catch (...) {
+      stop_timing_launches();
+      throw;
+    }
     launches = recorded_launches();
   };
   candidate.before = [&](cudaStream_t s, int) {
@@ -169,12 +190,13 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     }
     if (defence_enabled(Defence::kFreshModule)) reset_judged_module(s);
   };
-  if (fresh) {
-    candidate.after = [&](cudaStream_t s, int index) {
-      timed.check_output(s, output_checks.slot(index));
-      timed.arrays.count_changed_inputs(input_checks.slot(index), s);
-    };
-  }
+  candidate.after = [&](cudaStream_t s, int index) {
+    launch_ms.push_back(stop_timing_launches());  // the call has ended: its events are read without waiting
+    // Without [remembered-work] (a proof's), the same inputs every call, checked in one slot.
+    const int slot = fresh ? index : 0;
+    timed.check_output(s, output_checks.slot(slot));
+    timed.arrays.count_changed_inputs(input_checks.slot(slot), s);
+  };
   // A judge (judge.h) asks for the call's plan now and ends the student's planner: none of their
   // host code runs while anything is timed.
   if (JudgedCode* judged = session().judged) judged->plan_ahead([&] { call(stream); });
@@ -191,7 +213,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
             << timings[2].runs << ")\n";
   // Where the timed part of the step's seconds went, work by work: a slow baseline is most of a
   // step (lab 04's naive SGEMM, 8 calls of about 0.3 s at 4096^3), which a student waiting for one
-  // step's verdict sees here (issue 64). Each work's calls, warm-up included, at its median.
+  // step's verdict sees here. Each work's calls, warm-up included, at its median.
   std::ostringstream spent;
   spent << std::fixed << std::setprecision(2) << "[workbook] the timed calls, about (median x calls): baseline "
         << timings[0].median_ms * timings[0].calls / 1000 << " s, candidate " << timings[1].median_ms * timings[1].calls / 1000
@@ -202,28 +224,17 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     if (timings[w].waits > 0)
       std::cout << "[workbook] " << timings[w].waits << " timed calls of the " << (w == 0 ? "baseline" : w == 1 ? "candidate" : reference.name)
                 << " kept the host 50 ms or more before their work was queued: their times include it\n";
-  // One more call, each of its launches timed alone (an event before and after each): what the
-  // call's time is spent on ([work-launches]). Fresh inputs and poisoned outputs before it, and its
-  // output and inputs checked after it, as for every timed call.
-  // Checked in the slot after the timed calls' (without [remembered-work], in the only one: the
-  // output the last call left, checked once).
-  const int last_call = fresh ? timings[1].calls : 0;
-  candidate.before(stream, last_call);
-  start_timing_launches();
-  try {
-    candidate.run(stream);
-  } catch (...) {
-    stop_timing_launches();
-    throw;
-  }
-  const std::vector<double> launch_ms = stop_timing_launches();
-  timed.check_output(stream, output_checks.slot(last_call));
-  timed.arrays.count_changed_inputs(input_checks.slot(last_call), stream);
-  // Asked once, after the timed runs: the queries cost host time that must not sit between events.
+  // Each launch's share: its median over the timed calls (the warm-up's left out, as for the call's
+  // time). Asked once, after the timed runs: the queries cost host time that must not sit between events.
   std::vector<LaunchShare> shares;
-  for (std::size_t i = 0; i < launches.size(); ++i)
-    shares.push_back({resources_of(launches[i]), i < launch_ms.size() ? launch_ms[i] : 0.0});
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    std::vector<double> each;
+    for (std::size_t c = static_cast<std::size_t>(timed.timing.warmup_runs); c < launch_ms.size(); ++c)
+      if (i < launch_ms[c].size()) each.push_back(launch_ms[c][i]);
+    shares.push_back({resources_of(launches[i]), each.empty() ? 0.0 : median(each)});
+  }
   weigh_launches(std::move(shares), m);
+  const int last_call = fresh ? timings[1].calls - 1 : 0;
 
   const auto first_of = [](std::initializer_list<std::string> verdicts) {
     for (const std::string& verdict : verdicts)
@@ -235,6 +246,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.failure = first_of({
       first_failed_call(output_checks.download(), input_checks.download(), last_call + 1, fresh),
       guards,
+      machine_code_violation(blocks_wait_for_others, launches),
       m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
                          "the grader can see its registers, shared memory and occupancy",
       defence_enabled(Defence::kCeiling) ? above_ceiling(m) : "",
@@ -346,10 +358,7 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     return where + tagged(Defence::kGuard, why);
   if (std::string why = c->arrays.changed_inputs(stream); !why.empty() && defence_enabled(Defence::kInputChanged))
     return where + tagged(Defence::kInputChanged, why);
-  if (step.blocks_wait_for_others && defence_enabled(Defence::kBlockOrder))
-    if (std::string why = block_order_violation(recorded_launches()); !why.empty()) return where + why;
-  if (defence_enabled(Defence::kStageReuse))
-    if (std::string why = stage_reuse_violation(recorded_launches()); !why.empty()) return where + why;
+  if (std::string why = machine_code_violation(step.blocks_wait_for_others, recorded_launches()); !why.empty()) return where + why;
   if (reports != nullptr && c->report) reports->emplace_back(c->where, c->report());
   clock.audited = CaseClock::Clock::now();
   return "";
@@ -385,7 +394,7 @@ template <typename Lab>
 Measurement measure_at(const typename Lab::Step& step, const typename Lab::Condition& condition) {
   const std::unique_ptr<Timed<typename Lab::Problem>> timed = Lab::timed(condition);
   give_workspace(step, timed->problem, timed->arrays);
-  return measure(step.launcher, *timed, Lab::reference());
+  return measure(step.launcher, *timed, Lab::reference(), step.blocks_wait_for_others);
 }
 
 template <typename Lab>
@@ -527,7 +536,7 @@ void grade_step(const char* id) {
       const auto timing_began = std::chrono::steady_clock::now();
       Measurement m;
       try {
-        m = measure(step.launcher, *timed[c], Lab::reference());
+        m = measure(step.launcher, *timed[c], Lab::reference(), step.blocks_wait_for_others);
       } catch (const CudaError& error) {  // which call it was: timed, where
         throw CudaError(error.code(), "while timed at " + Lab::describe(step, condition) + ": " + error.what());
       }
