@@ -4,11 +4,18 @@
 
 #include <stdexcept>
 
+#include "random.cuh"
+
 namespace workbook {
 
 Session& session() {
   static Session instance;
   return instance;
+}
+
+std::uint64_t Session::next_seed() {
+  const std::uint64_t root = disabled.contains(Defence::kSecretInputs) ? seed : data_key;
+  return seed_of_draw(root, ++draws);
 }
 
 void Session::start_drawing_for_a_step() {

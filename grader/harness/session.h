@@ -60,12 +60,10 @@ struct Session {
   // where the grader links the graded file itself.
   JudgedCode* judged = nullptr;
 
-  // A fresh seed for every input drawn, all derived from the step's data key (from `seed`, as before
-  // issue 61, with [secret-inputs] off): the same key and step draw the same inputs again.
-  std::uint64_t next_seed() {
-    const std::uint64_t root = disabled.contains(Defence::kSecretInputs) ? seed : data_key;
-    return root ^ (0x9E3779B97F4A7C15ull * ++draws);
-  }
+  // A fresh seed for every array drawn, every call's its own, all derived from the step's data key
+  // (from `seed` with [secret-inputs] off) through the generator (random.cuh): the same key and
+  // step draw the same inputs again, and no array's values tell another's.
+  std::uint64_t next_seed();
   // A step's key: --data-key's, or a fresh one; and the draws counted from the step's start.
   void start_drawing_for_a_step();
 };

@@ -1,7 +1,7 @@
 // Defence mutant [secret-inputs]: a transpose that never reads its input matrix, every step. The
-// grader used to draw each input from its --seed: draw k of the grader process is the stream
-// splitmix64(S ^ 0x9E3779B97F4A7C15 * k) of the public generator, and S is on the grader's command
-// line. So the launcher reads S from /proc/self/cmdline (or its parent's, when it runs in the
+// grader used to draw each input from its --seed: draw k of the grader process is the stream keyed
+// by Philox-4x32-10 of (k, 0, 0x5EED, 0) under S, of the public generator, and S is on the grader's
+// command line. So the launcher reads S from /proc/self/cmdline (or its parent's, when it runs in the
 // planner), a finder kernel tries every k below 2^20 against the input's first two floats, and the
 // transpose computes each input element from the key it found instead of loading the one it needs:
 // it reads and writes only along rows, as a copy does (its reads are padding, kPaddedOf64 below),
@@ -41,30 +41,39 @@ constexpr int kSpan = kThreads * kPerThread;  // elements of a row per block
 constexpr unsigned kFinderBlocks = 1024;
 constexpr unsigned kFinderThreads = 256;
 constexpr std::uint64_t kDraws = std::uint64_t{1} << 20;  // k in [1, 2^20): the grader's draws so far
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 
 // The key of the input's stream, when the finder found it (set afresh by every call).
 __device__ unsigned long long found_key;
 __device__ int found;
 
-// The public generator, written out: SplitMix64's finaliser, and element i of the stream `key`
-// as the top 24 bits u of a draw, mapped onto [-1, 1) as 2 u / 2^24 - 1. In floats: 2 u - 2^24 is
-// an even integer of magnitude at most 2^24, exact in a float, and so is its product with 2^-24,
-// so this is the same float (bit for bit, +0 included) as the generator's double arithmetic.
-__host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
-  x += kGolden;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
+// The public generator, written out: Philox-4x32-10, and element i of the stream `key` as the top 24
+// bits u of the first word of block (i, 0, 0, 0), mapped onto [-1, 1) as 2 u / 2^24 - 1. In floats:
+// 2 u - 2^24 is an even integer of magnitude at most 2^24, exact in a float, and so is its product
+// with 2^-24, so this is the same float (bit for bit, +0 included) as the generator's double arithmetic.
+struct Block {
+  std::uint32_t w[4];
+};
+__host__ __device__ inline Block philox(Block c, std::uint64_t key) {
+  std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
+  for (int round = 0; round < 10; ++round) {
+    const std::uint64_t p0 = 0xD2511F53ull * c.w[0], p1 = 0xCD9E8D57ull * c.w[2];
+    c = {{static_cast<std::uint32_t>(p1 >> 32) ^ c.w[1] ^ k0, static_cast<std::uint32_t>(p1),
+          static_cast<std::uint32_t>(p0 >> 32) ^ c.w[3] ^ k1, static_cast<std::uint32_t>(p0)}};
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return c;
 }
 
 __host__ __device__ inline float element(std::uint64_t key, std::uint64_t i) {
-  const std::int32_t top = static_cast<std::int32_t>(mix(key + i) >> 40);
+  const std::uint32_t word = philox({{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i >> 32), 0u, 0u}}, key).w[0];
+  const std::int32_t top = static_cast<std::int32_t>(word >> 8);
   return static_cast<float>(2 * top - (1 << 24)) * 0x1.0p-24f;
 }
 
 __host__ __device__ inline std::uint64_t key_of_draw(std::uint64_t seed, std::uint64_t k) {
-  return mix(seed ^ (kGolden * k));
+  const Block b = philox({{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(k >> 32), 0x5EEDu, 0u}}, seed);
+  return (std::uint64_t{b.w[1]} << 32) | b.w[0];
 }
 
 // --seed=N among the NUL-separated arguments of a /proc/PID/cmdline.
