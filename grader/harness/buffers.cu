@@ -175,8 +175,15 @@ std::map<const void*, plan::Buffer>& writable_by_address() {
   return buffers;
 }
 
+// given_buffers(): the writable ones and the inputs.
+std::map<const void*, plan::Buffer>& given_by_address() {
+  static std::map<const void*, plan::Buffer> buffers;
+  return buffers;
+}
+
 void add_writable(const std::string& name, const DeviceArray<float>& array) {
   writable_by_address()[array.data()] = {name, reinterpret_cast<std::uint64_t>(array.data()), array.bytes()};
+  given_by_address()[array.data()] = writable_by_address()[array.data()];
 }
 
 }  // namespace
@@ -184,6 +191,12 @@ void add_writable(const std::string& name, const DeviceArray<float>& array) {
 std::vector<plan::Buffer> writable_buffers() {
   std::vector<plan::Buffer> all;
   for (const auto& [address, buffer] : writable_by_address()) all.push_back(buffer);
+  return all;
+}
+
+std::vector<plan::Buffer> given_buffers() {
+  std::vector<plan::Buffer> all;
+  for (const auto& [address, buffer] : given_by_address()) all.push_back(buffer);
   return all;
 }
 
@@ -210,11 +223,14 @@ void log_scratch(const char* what, const void* address, std::size_t count) {
 Arrays::~Arrays() {
   for (const auto* list : {&outputs_, &workspaces_})
     for (const Named& named : *list) writable_by_address().erase(named.array->data());
+  for (const auto* list : {&inputs_, &outputs_, &workspaces_})
+    for (const Named& named : *list) given_by_address().erase(named.array->data());
   for (const Named& named : scratch_) log_scratch("freed", named.array->data(), 0);
 }
 
 Arrays::Named& Arrays::add_input(const std::string& name, std::size_t count, std::size_t offset, bool ints) {
   Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), session().next_seed(), ints});
+  given_by_address()[added.array->data()] = {name, reinterpret_cast<std::uint64_t>(added.array->data()), added.array->bytes()};
   added.fill(session().stream);
   CUDA_CHECK(cudaStreamSynchronize(session().stream));
   return added;

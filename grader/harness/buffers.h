@@ -189,5 +189,7 @@ class Arrays {
 // upload into or fill (plan::defect()), when a judge replays it (judge.h). Inputs are not among
 // them: a launcher only reads those.
 std::vector<plan::Buffer> writable_buffers();
+// And the inputs too: every buffer a launcher was given, which a tensor map may describe.
+std::vector<plan::Buffer> given_buffers();
 
 }  // namespace workbook

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -109,9 +110,19 @@ Judge::Judge(std::string planner, const std::vector<std::string>& device_code)
 PlannerProcess& Judge::planner() {
   // Its questions (what the runtime would answer with a GPU: the planner has none) answered from the
   // student's kernels as loaded here.
+  // A tensor map only of memory the grader gave this call (its inputs, outputs and workspace): the
+  // copy engine reads and writes what a map describes, so a map elsewhere would be a pointer the
+  // plan's checks never see.
   if (!planner_)
-    planner_ = std::make_unique<PlannerProcess>(std::vector<std::string>{planner_binary_},
-                                                [this](const plan::Question& question) { return kernels_.answer(question); });
+    planner_ = std::make_unique<PlannerProcess>(std::vector<std::string>{planner_binary_}, [this](const plan::Question& question) {
+      if (question.kind == plan::Question::Kind::kTensorMap) {
+        plan::TensorMapArguments map;
+        if (question.bytes.size() != sizeof map) return plan::Reply{1 /* cudaErrorInvalidValue */, {}};
+        std::memcpy(&map, question.bytes.data(), sizeof map);
+        if (!plan::tensor_map_outside(map, given_buffers()).empty()) return plan::Reply{1 /* cudaErrorInvalidValue */, {}};
+      }
+      return kernels_.answer(question);
+    });
   return *planner_;
 }
 

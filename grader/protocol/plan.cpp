@@ -1,9 +1,14 @@
 #include "plan.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
@@ -356,6 +361,26 @@ std::string defect(const Plan& plan, const std::vector<Buffer>& given, const Dev
     if (!why.empty()) return "operation " + std::to_string(k + 1) + " of " + std::to_string(plan.operations.size()) + ": " + why;
   }
   return "";
+}
+
+std::string tensor_map_outside(const TensorMapArguments& map, const std::vector<Buffer>& given) {
+  if (map.rank < 1 || map.rank > 5) return "a tensor map of rank " + std::to_string(map.rank);
+  // An element's bytes by CUtensorMapDataType (uint8 to tfloat32_ftz); the packed 4- and 6-bit types
+  // that follow take under a byte, counted as one.
+  constexpr std::uint64_t kElementBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  const std::uint64_t element = map.data_type < std::size(kElementBytes) ? kElementBytes[map.data_type] : 1;
+  // The bytes from its first element to past its last: the innermost dimension's elements, and each
+  // outer dimension's stride times its extent less one.
+  constexpr std::uint64_t kLimit = std::uint64_t{1} << 62;
+  std::uint64_t bytes = element * map.dims[0];
+  for (std::uint32_t d = 1; d < map.rank; ++d) {
+    if (map.dims[d] == 0) return "a tensor map with an empty dimension";
+    if (map.dims[0] > kLimit / element || map.strides[d - 1] > kLimit / map.dims[d] || bytes > kLimit)
+      return "a tensor map larger than memory";
+    bytes += map.strides[d - 1] * (map.dims[d] - 1);
+  }
+  const std::string why = outside_every_buffer("a tensor map", map.address, bytes, given);
+  return why.empty() ? "" : why.substr(0, why.find(": copy and fill")) + ": describe only the problem's own arrays and workspace";
 }
 
 const Plan* Book::find(const Key& key) const {

@@ -151,6 +151,10 @@ using ParameterSizes = std::function<std::optional<std::vector<std::size_t>>(con
 std::string defect(const Plan& plan, const std::vector<Buffer>& given, const DeviceLimits& limits,
                    const ParameterSizes& parameter_sizes);
 
+// "" when the memory a tensor map describes (its outermost dimension's extent, from its strides) lies
+// inside one buffer of `given`; otherwise why not. The judge encodes no map of memory it did not give.
+std::string tensor_map_outside(const TensorMapArguments& map, const std::vector<Buffer>& given);
+
 // The judge's plans by problem (function and argument bytes), each replayed for every call of the
 // same problem. Those made for timing (inside Judge::plan_ahead) are kept; those made before it,
 // for the correctness cases, are forgotten when timing is planned: a timed problem whose arrays lie

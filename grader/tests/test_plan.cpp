@@ -187,3 +187,26 @@ TEST_CASE("plan: a timed problem is planned for itself, even where a correctness
   CHECK(book.find(next_step_case) == nullptr);
   CHECK(book.size() == 1);
 }
+
+TEST_CASE("plan: a tensor map describes only memory the grader gave the call") {
+  const std::vector<workbook::plan::Buffer> given = {{"a", 0x10000, 4096 * 4096 * 4}, {"c", 0x8000000, 1024}};
+  workbook::plan::TensorMapArguments map;
+  map.data_type = 7;  // float32
+  map.rank = 2;
+  map.address = 0x10000;
+  map.dims[0] = 4096;
+  map.dims[1] = 4096;
+  map.strides[0] = 4096 * 4;
+  CHECK(workbook::plan::tensor_map_outside(map, given) == "");  // A whole
+  map.dims[1] = 4097;                                             // a row past A's end
+  CHECK(workbook::plan::tensor_map_outside(map, given).find("not inside any buffer the grader gave") != std::string::npos);
+  map.dims[1] = 1;
+  map.address = 0x9000000;  // somewhere no buffer is, as the grader's own arrays would be
+  CHECK(workbook::plan::tensor_map_outside(map, given).find("describe only the problem's own arrays") != std::string::npos);
+  map.address = 0x8000000;
+  map.dims[0] = 256;
+  CHECK(workbook::plan::tensor_map_outside(map, given) == "");  // C's 1024 bytes
+  map.strides[0] = ~0ull;
+  map.dims[1] = 2;
+  CHECK(workbook::plan::tensor_map_outside(map, given) != "");  // a stride that overflows
+}
