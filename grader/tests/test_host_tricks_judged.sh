@@ -8,7 +8,13 @@
 #   straggler: leaves a grandchild in a session of its own, to write passing rows after its step;
 #   scribbler: zeroes every double that could be a bar above its argument's address;
 #   printer:   its kernel prints forged verdicts, which reach grade.log only labelled, after "| "
-#              (its 02.3 is not checked: the printf costs the copy about that bar's margin).
+#              (its 02.3 is not checked: the printf costs the copy about that bar's margin);
+#   reader:    looks for the reference solution in the grading checkout and throws its text (its
+#              planner reads nothing of the checkout or of results/, so it copies honestly);
+#   chainer:   starts 64 processes, each in a session of its own and handed to a new parent, each
+#              spinning (they end with its planner's PID namespace);
+#   drawer:    throws terminal escape sequences that would redraw the console with a PASS (every
+#              step fails, and no raw escape byte reaches any file or the console).
 # Each must get exactly its honest copy's verdicts in class.csv, no forged text may reach the
 # console, a row, results.json or class.csv, and no file of the results may change after the
 # grading ends (the straggler's grandchild ended with its step). GPU only (77 without one).
@@ -19,7 +25,8 @@ nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77;
 rm -rf "$work"; mkdir -p "$work"; chmod 755 "$work"
 export WORKBOOK_RESULTS="$work/results"  # the class's results are this test's own
 mutants="$root/solutions/02_memory/proofs/mutants"
-for pair in forger:forges_rows scribbler:scribbles_by_pointer straggler:outlives_its_step printer:prints_like_the_grader; do
+for pair in forger:forges_rows scribbler:scribbles_by_pointer straggler:outlives_its_step printer:prints_like_the_grader \
+            reader:reads_the_answer_key chainer:chain_outlives_its_step drawer:redraws_the_terminal; do
   student=${pair%%:*} mutant=${pair#*:}
   python3 "$root/grader/tests/one_file_solution.py" "$mutants/$mutant.cu" "$work/class/$student/labs/02_memory/memory.cu" || exit 2
 done
@@ -35,8 +42,10 @@ for row in csv.DictReader(open(sys.argv[1])):
     if row["step"].strip():
         verdicts[(row["student"], row["step"].split()[0])] = row["verdict"]
 bad = 0
-for student in ("forger", "scribbler", "straggler", "printer"):
+for student in ("forger", "scribbler", "straggler", "printer", "reader", "chainer", "drawer"):
     for step, want in (("02.1", "PASS"), ("02.2", "PASS"), ("02.3", "PASS"), ("02.4", "FAIL"), ("02.6", "FAIL")):
+        if student == "drawer":
+            want = "FAIL"  # it throws at every call
         if student == "printer" and step == "02.3":
             continue  # its printf costs the copy about its margin on 02.3: proves nothing either way
         got = verdicts.get((student, step), "missing")
@@ -53,6 +62,17 @@ forged "the console" "$work/console.log"
 forged "class.csv and the summary" "$results/class/class.csv" "$results/class/summary.txt"
 forged "the students' results.json" "$results"/class/*/results.json
 forged "the students' rows" "$results"/submissions/*/grade-rows.tsv
+# The reader found no solution to throw: its text is in no file and not on the console.
+if grep -rl 'THE ANSWER KEY' "$work/console.log" "$results" --exclude-dir=taken; then
+  echo "FAIL: the reference solution's text reached a file"; failures=$((failures + 1))
+else echo "ok: no text of the reference solution reached the console or a file"; fi
+# The drawer's escape sequences reach every file and the console as text, never as raw bytes.
+if grep -rlP '\x1b' "$work/console.log" "$results" --exclude-dir=taken --include='*.log' --include='*.json' --include='*.csv' \
+     --include='*.txt' --include='*.tsv' --include='*.xml'; then
+  echo "FAIL: a raw escape byte reached a file"; failures=$((failures + 1))
+elif ! grep -rq 'PASS' "$results"/class/drawer*/results.json 2>/dev/null; then
+  echo "FAIL: the drawer's message is not in its results.json"; failures=$((failures + 1))
+else echo "ok: the drawer's escape sequences reached every file as text"; fi
 # The printer's kernels printed into the judge's standard output, which became its grade.log: every
 # line of theirs is there after "| " (some are, or the test proves nothing), none at a line's start.
 printer_log=$(grep -l '6 of 6 steps pass FORGED' "$results"/submissions/*/grade.log 2>/dev/null | head -1)

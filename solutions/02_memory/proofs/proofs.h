@@ -59,6 +59,14 @@ inline const workbook::proofs::Table kProofs{
             // A copy whose kernel prints forged verdicts (issue 62): the judge labels its prints. Its
             // printf costs it 02.3 (6.43x against 7.06x on an H200), a margin too thin to prove anything by.
             {"prints_like_the_grader", "02.1,02.2", "02.4,02.6"},
+            // A launcher that reads the reference solution from the grading checkout and throws it
+            // (issue 76): the planner reads nothing of the checkout, finds nothing, copies honestly.
+            {"reads_the_answer_key", "02.1,02.2,02.3", "02.4,02.6"},
+            // A chain of 64 processes, each in a session of its own and handed to a new parent
+            // (issue 81): all end with the planner's PID namespace.
+            {"chain_outlives_its_step", "02.1,02.2,02.3", "02.4,02.6"},
+            // Escape sequences thrown as a failure (issue 76): shown as text, every step failed.
+            {"redraws_the_terminal", nullptr, nullptr, true},
         },
     // Work the timer would not see, launches past workbook::launch, the grader's kernel and the copy
     // engines, each closed by the trust boundary alone, judged: a side stream's copy is replayed on the
