@@ -158,8 +158,8 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   const auto call = [&](cudaStream_t s) { launcher(timed.problem, s); };
 
   // The candidate's calls: each records its launches (the step's kernel, for its resources) and times
-  // each of them alone (an event before and after each: what the call's time is spent on,
-  // [work-launches]); before each, fresh inputs and poisoned outputs; after each, its output and its
+  // each of them alone (an event between each two launches, the call's own before the first and after
+  // the last: what the call's time is spent on, [work-launches]); before each, fresh inputs and poisoned outputs; after each, its output and its
   // inputs checked on the device. Every call alike, warm-up included: no call is timed, flushed or
   // prepared differently from another, so no kernel can tell the one whose launches set the
   // occupancy from the ones that set the time.
@@ -171,15 +171,10 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   TimedWork candidate;
   candidate.run = [&](cudaStream_t s) {
     clear_recorded_launches();
-    start_timing_launches();
-    try {
-      call(s);
-    } catch (...) {
-      stop_timing_launches();
-      throw;
-    }
+    call(s);
     launches = recorded_launches();
   };
+  candidate.launch_times = [&](int, std::vector<double> each) { launch_ms.push_back(std::move(each)); };
   candidate.before = [&](cudaStream_t s, int) {
     if (fresh) {
       // The grader's scratch first (the baseline's and the reference's results: nothing a kernel
@@ -191,7 +186,6 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     if (defence_enabled(Defence::kFreshModule)) reset_judged_module(s);
   };
   candidate.after = [&](cudaStream_t s, int index) {
-    launch_ms.push_back(stop_timing_launches());  // the call has ended: its events are read without waiting
     // Without [remembered-work] (a proof's), the same inputs every call, checked in one slot.
     const int slot = fresh ? index : 0;
     timed.check_output(s, output_checks.slot(slot));

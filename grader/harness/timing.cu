@@ -4,6 +4,7 @@
 
 #include "stats.h"
 #include "workbook/cuda.h"
+#include "workbook/launch_log.h"
 
 namespace workbook {
 
@@ -108,16 +109,23 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     CUDA_CHECK(cudaDeviceSynchronize());  // the whole device idle: nothing earlier runs into this call
     gate.close(stream);
     CUDA_CHECK(cudaEventRecord(start.get(), stream));
+    const bool by_launch = static_cast<bool>(works[w].launch_times);
+    if (by_launch) start_timing_launches();
     try {
       works[w].run(stream);
     } catch (...) {  // the gate opened, so that nothing of this call outlives it
       gate.open();
       cudaDeviceSynchronize();
+      if (by_launch) try {
+          stop_timing_launches(start.get(), start.get());  // the clock stopped; its times are of no call
+        } catch (...) {
+        }
       throw;
     }
     CUDA_CHECK(cudaEventRecord(stop.get(), stream));
     gate.open();
     CUDA_CHECK(cudaDeviceSynchronize());  // every stream, not only the timed one
+    if (by_launch) works[w].launch_times(calls[w], stop_timing_launches(start.get(), stop.get()));
     if (works[w].after) works[w].after(stream, calls[w]);
     ++calls[w];
     if (!timed) return;

@@ -95,10 +95,9 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynami
       return;
     }
     allow_dynamic_shared_memory(kernel, dynamic_shared_bytes);
-    mark_launch_start(stream);  // events only while the grader times each launch (launch_log.h)
+    mark_launch(stream);  // an event only while the grader times each launch (launch_log.h)
     kernel<<<grid, block, dynamic_shared_bytes, stream>>>(std::forward<Args>(args)...);
     CUDA_CHECK(cudaGetLastError());
-    mark_launch_end(stream);
     recorded_launches().push_back(LaunchRecord{
         .kernel = reinterpret_cast<const void*>(kernel),
         .grid = grid,

@@ -28,14 +28,16 @@ struct LaunchRecord {
 std::vector<LaunchRecord>& recorded_launches();
 void clear_recorded_launches();
 
-// The GPU time of each launch of one call, for the grader: between start_timing_launches() and
-// stop_timing_launches(), workbook::launch() (and a judge's replay) records an event on the launch's
-// stream just before and just after each kernel. stop_timing_launches() waits for them and returns
-// each launch's milliseconds, in launch order. Outside that window the marks do nothing.
+// The GPU time of each launch of one call, for the grader, which times every call this way: between
+// start_timing_launches() and stop_timing_launches(), workbook::launch() (and a judge's replay)
+// records an event on the launch's stream before each kernel but the first, so that a call of one
+// launch holds no event but the call's own, and every call holds the same. stop_timing_launches()
+// takes the call's own start and stop events, waits for them, and returns each launch's milliseconds,
+// in launch order: from the event before it (or the call's start) to the event after it (or the
+// call's stop). Outside that window the marks do nothing.
 void start_timing_launches();
-void mark_launch_start(cudaStream_t stream);
-void mark_launch_end(cudaStream_t stream);
-std::vector<double> stop_timing_launches();
+void mark_launch(cudaStream_t stream);
+std::vector<double> stop_timing_launches(cudaEvent_t call_start, cudaEvent_t call_stop);
 
 // True in the planner (the trust boundary, shared/DESIGN.md): the process that runs a launcher to
 // learn what it would launch. There workbook::launch() records each launch with its arguments and
