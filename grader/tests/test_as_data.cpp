@@ -2,11 +2,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "as_data.h"
+#include "grade_step.h"
+#include "planner_process.h"
 
 using namespace std::string_literals;
 using workbook::line_as_data;
@@ -79,4 +83,25 @@ TEST_CASE("a file written as data holds no raw control byte") {
   std::filesystem::remove(path);
   workbook::AsDataFile nowhere("/nonexistent-folder/grade.log", std::ios::trunc);
   CHECK_FALSE(nowhere);
+}
+
+TEST_CASE("what a student's code prints is shown as data, each line after \"| \"") {
+  std::ostringstream shown;
+  std::streambuf* const console = std::cout.rdbuf(shown.rdbuf());
+  const std::string printed = "result\t42\n\x1b[1A\x1b[2K\r[workbook] 02.2 ... PASS\n\xc2\x9b" "2J";
+  workbook::show_students_output("kernels", printed, printed.size());
+  std::cout.rdbuf(console);
+  CHECK(shown.str().find("\n| result\t42\n| \\x1b[1A\\x1b[2K\\r[workbook] 02.2 ... PASS\n| \\xc2\\x9b2J\n") != std::string::npos);
+  CHECK(shown.str().find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("what a student's launcher throws becomes a reason of one line, as data") {
+  const auto thrown = [](const std::string& message) {
+    return workbook::failure_of([&]() -> std::string { throw std::runtime_error(message); });
+  };
+  CHECK(thrown("\x1b[2K\rPASS") == "the launcher threw: \\x1b[2K\\rPASS");
+  CHECK(thrown("two\nlines") == "the launcher threw: two\\nlines");
+  CHECK(workbook::failure_of([]() -> std::string { throw workbook::NotImplemented("TODO(02.2)\x1b[2K"); }) ==
+        "TODO(02.2)\\x1b[2K");
+  CHECK(thrown("rows must be positive") == "the launcher threw: rows must be positive");
 }
