@@ -9,6 +9,7 @@
 #include <string>
 
 #include "as_data.h"
+#include "commands.h"
 #include "grade_step.h"
 #include "planner_process.h"
 
@@ -104,4 +105,13 @@ TEST_CASE("what a student's launcher throws becomes a reason of one line, as dat
   CHECK(workbook::failure_of([]() -> std::string { throw workbook::NotImplemented("TODO(02.2)\x1b[2K"); }) ==
         "TODO(02.2)\\x1b[2K");
   CHECK(thrown("rows must be positive") == "the launcher threw: rows must be positive");
+}
+
+TEST_CASE("a submission whose name would not print as itself names no student, and is listed as data") {
+  CHECK(workbook::runner::submission_name("/class/alice.tgz") == "alice");
+  CHECK(workbook::runner::submission_name("/class/chlo\xc3\xa9.zip") == "chlo\xc3\xa9");  // UTF-8: a name like any other
+  CHECK_FALSE(workbook::runner::submission_name("/class/eve\x1b[2K.tar"));
+  CHECK_FALSE(workbook::runner::submission_name("/class/eve\rmallory"));
+  CHECK_FALSE(workbook::runner::submission_name("/class/eve\xc2\x9b" "2K"));  // a C1 control
+  CHECK_FALSE(workbook::runner::submission_name("/class/eve\xff.zip"));        // not UTF-8
 }
