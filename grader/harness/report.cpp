@@ -20,12 +20,13 @@ namespace {
 
 constexpr int kFields = 17;
 
-// Fields are tab-separated: a tab or newline inside one would split the row.
+// Fields are tab-separated: a tab or newline inside one would split the row. And the rows are a
+// file of their own (grade-rows.tsv, kept with the student's results): each text in them as data.
 std::string clean(const std::string& text) {
   std::string out = text;
   for (char& c : out)
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-  return out;
+  return line_as_data(out);
 }
 
 std::string number(double value) {

@@ -319,6 +319,10 @@ TEST_CASE("every report writes a student's text as data: no escape sequence reac
   hostile.rate_unit = kRedrawsTheLine;
   const std::vector<StepRow> rows = {judged("02.1", "PASS"), hostile};
 
+  // The rows' own file, from the judge to the runner and kept with the student's results.
+  CHECK(to_line(hostile).find('\x1b') == std::string::npos);
+  CHECK(from_line(to_line(hostile)).reason == "the launcher threw: \\x1b[2K PASS");  // its CR a space, as a tab or newline is
+
   for (const Table table : {Table::kCompact, Table::kFull}) {  // the console's scorecard, and the judge's in grade.log
     std::ostringstream scorecard;
     print_table(scorecard, rows, table);
