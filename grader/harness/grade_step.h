@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "as_data.h"
 #include "buffers.h"
 #include "defences.h"
 #include "drawn_sizes.h"
@@ -71,17 +72,18 @@ struct Measurement {
 };
 
 // Runs `body` (which returns "" or why the step fails) and turns whatever a student's launcher
-// throws into the reason the step fails: an open TODO, a CUDA error, a refused shape.
+// throws into the reason the step fails: an open TODO, a CUDA error, a refused shape. What was
+// thrown is the student's text, which the reason carries to the console and every report: as data.
 template <typename Body>
 std::string failure_of(Body&& body) {
   try {
     return body();
   } catch (const NotImplemented& e) {
-    return e.what();
+    return line_as_data(e.what());
   } catch (const CudaError& e) {
-    return std::string("CUDA error: ") + e.what();
+    return "CUDA error: " + line_as_data(e.what());
   } catch (const std::exception& e) {
-    return std::string("the launcher threw: ") + e.what();
+    return "the launcher threw: " + line_as_data(e.what());
   }
 }
 

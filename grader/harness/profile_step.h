@@ -9,6 +9,7 @@
 #include <iostream>
 #include <string>
 
+#include "as_data.h"
 #include "grade_step.h"
 #include "judged_code.h"
 #include "session.h"
@@ -46,7 +47,7 @@ int profile_step(const std::string& id) {
       CUDA_CHECK(cudaStreamSynchronize(stream));
       CUDA_CHECK(cudaProfilerStop());
     } catch (const NotImplemented& todo) {
-      return id + " is not written yet: " + todo.what();
+      return id + " is not written yet: " + line_as_data(todo.what());
     }
     return std::string();
   });

@@ -12,18 +12,21 @@
 #include <stdexcept>
 #include <utility>
 
+#include "as_data.h"
+
 namespace workbook {
 
 namespace {
 
 constexpr int kFields = 17;
 
-// Fields are tab-separated: a tab or newline inside one would split the row.
+// Fields are tab-separated: a tab or newline inside one would split the row. And the rows are a
+// file of their own (grade-rows.tsv, kept with the student's results): each text in them as data.
 std::string clean(const std::string& text) {
   std::string out = text;
   for (char& c : out)
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-  return out;
+  return line_as_data(out);
 }
 
 std::string number(double value) {
@@ -48,7 +51,14 @@ std::string short_number(double value) {
   return text.str();
 }
 
-std::string xml_escape(const std::string& text) {
+// Every writer below writes each text it is given as data (as_data.h), whoever made it: a row's
+// reason may hold what a student's launcher threw, a name may be a student's, and a writer that
+// escapes everything keeps that so even where a path that makes rows forgets to.
+
+// An XML attribute's value, one line of data: XML 1.0 allows no control character but a line's
+// break and a tab, so a raw one would make the JUnit file unreadable too.
+std::string xml_escape(const std::string& given) {
+  const std::string text = line_as_data(given);
   std::string out;
   for (char c : text) {
     switch (c) {
@@ -208,7 +218,14 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
   return result;
 }
 
-void print_table(std::ostream& out, const std::vector<StepRow>& rows, Table table) {
+void print_table(std::ostream& out, const std::vector<StepRow>& given_rows, Table table) {
+  // Escaped before anything is made of them: the cells' widths and the verdicts below the table are
+  // then those of what is printed.
+  std::vector<StepRow> rows = given_rows;
+  for (StepRow& row : rows)
+    for (std::string* text : {&row.lab, &row.step, &row.measured_at, &row.rate_unit, &row.reference, &row.bar, &row.reason,
+                              &row.defence})
+      *text = line_as_data(*text);
   const bool full = table == Table::kFull;
   std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% ref", "speedup", "occup.", "regs"};
   if (full) headers.insert(headers.end(), {"smem B", "local B", "bar"});
@@ -334,6 +351,12 @@ Points read_points(const std::string& path) {
   return points;
 }
 
+namespace {
+// A JSON string's contents, one line of data: escaped for JSON alone, a control character would be
+// valid JSON and still reach whoever reads the output (Gradescope's page, a `cat`) as itself.
+std::string json_text(const std::string& text) { return json_escape(line_as_data(text)); }
+}  // namespace
+
 // https://gradescope-autograders.readthedocs.io/en/latest/specs/ : one test per step, each worth
 // what the points file says (one point by default), a total, and a leaderboard.
 void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points, const std::string& seed) {
@@ -342,7 +365,7 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
   for (const StepVerdict& v : all) score += points.score(v);
   out << "{\n  \"score\": " << fixed(score, 2) << ",\n";
   if (!seed.empty())
-    out << "  \"output\": \"" << json_escape("graded with seed " + seed + ": ./workbook grade --seed " + seed + " replays the same inputs")
+    out << "  \"output\": \"" << json_text("graded with seed " + seed + ": ./workbook grade --seed " + seed + " replays the same inputs")
         << "\",\n";
   out << "  \"tests\": [\n";
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -352,10 +375,10 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
     if (!v.passed && v.correct && earned > 0) output = "correct, below the bar (partial credit): " + output;
     // A step not applicable on this GPU is worth nothing here, and has no status: Gradescope shows
     // neither a pass nor a failure.
-    out << "    {\"name\": \"" << json_escape(v.lab + " " + v.step) << "\", \"score\": " << fixed(earned, 2)
+    out << "    {\"name\": \"" << json_text(v.lab + " " + v.step) << "\", \"score\": " << fixed(earned, 2)
         << ", \"max_score\": " << fixed(points.max_score(v), 2);
     if (v.applicable) out << ", \"status\": \"" << (v.passed ? "passed" : "failed") << '"';
-    out << ", \"visibility\": \"visible\", \"output\": \"" << json_escape(output) << "\"}"
+    out << ", \"visibility\": \"visible\", \"output\": \"" << json_text(output) << "\"}"
         << (i + 1 < all.size() ? ",\n" : "\n");
   }
   out << "  ],\n  \"leaderboard\": [";
@@ -366,7 +389,7 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
   bool comma = false;
   for (const auto& [lab, v] : last_of_lab) {
     const double value = std::isnan(v->percent_of_reference) ? 0.0 : v->percent_of_reference;
-    out << (comma ? ", " : "") << "{\"name\": \"" << json_escape(lab + " " + v->step.substr(0, v->step.find(' ')) + ", % of " +
+    out << (comma ? ", " : "") << "{\"name\": \"" << json_text(lab + " " + v->step.substr(0, v->step.find(' ')) + ", % of " +
                                                      (v->reference.empty() ? std::string("the reference") : v->reference))
         << "\", \"value\": " << fixed(value, 1) << "}";
     comma = true;
@@ -398,10 +421,12 @@ void write_junit(std::ostream& out, const std::vector<StepRow>& rows) {
 }
 
 namespace {
-// A CSV field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break ("06.8
-// Blelloch, conflict-free"), with its quotes doubled; as it is otherwise. Python's csv reads it back.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+// A CSV field as RFC 4180 writes it, of one line of data: quoted when it holds a comma or a quote
+// ("06.8 Blelloch, conflict-free"), with its quotes doubled; as it is otherwise. Python's csv reads
+// it back. A line break cannot be left in it: a spreadsheet would keep it, and a terminal obey it.
+std::string csv_field(const std::string& given) {
+  const std::string text = line_as_data(given);
+  if (text.find_first_of(",\"") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + '"';

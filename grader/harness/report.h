@@ -104,6 +104,10 @@ struct Points {
 // Throws std::invalid_argument, with the file and line, on a malformed line or a step named twice.
 Points read_points(const std::string& path);
 
+// Every writer below writes each text it is given as data (as_data.h's line_as_data()): a row's
+// reason or a student's name may be a student's text, and no path that makes them must be trusted
+// to have escaped it. JSON stays JSON, CSV stays CSV, XML stays XML.
+
 // The scorecard. Full: every column, for a grader's own log. Compact: the columns a student reads
 // first (the step's id, where it was measured, time, rate, % ref, speedup, occupancy, registers,
 // result), within kScorecardColumns; the verdicts below the table say why a step failed.

@@ -15,6 +15,7 @@
 #include <thread>
 #include <variant>
 
+#include "as_data.h"
 #include "buffers.h"
 #include "defences.h"
 #include "machine_code.h"
@@ -130,6 +131,9 @@ const plan::Plan& Judge::plan_of(const std::string& function, const plan::Bytes&
   plan::Book::Key key{function, arguments};
   if (const plan::Plan* known = plans_.find(key)) return *known;
   plan::Plan plan = planner().call({function, arguments});
+  // What the launcher threw, as the student wrote it: the step's reason, and a line of the judge's
+  // own output (doctest's), from here on. As data at the boundary it crossed, whoever writes it next.
+  plan.failure = line_as_data(plan.failure);
   if (plan.failure.empty()) {
     const plan::ParameterSizes sizes = [this](const std::string& name) { return kernels_.parameter_sizes(name); };
     if (std::string fault = fault_of(plan, function, writable_buffers(), limits_, sizes); !fault.empty()) {

@@ -393,8 +393,10 @@ void show_students_output(const std::string& whose, const std::string& kept, std
   if (printed_bytes == 0) return;
   std::cout << "[workbook] what your file's " << whose
             << " printed (each line after \"| \"; the grader's own lines never start so):\n";
+  // Each line as data: a carriage return or an escape sequence in it would otherwise move the cursor
+  // back over the "| " and write what passes for a line of the grader's.
   std::istringstream lines(kept);
-  for (std::string line; std::getline(lines, line);) std::cout << "| " << line << '\n';
+  for (std::string line; std::getline(lines, line);) std::cout << "| " << text_as_data(line) << '\n';
   if (printed_bytes > kept.size())
     std::cout << "[workbook] and " << printed_bytes - kept.size() << " bytes more, not shown (at most "
               << kShownOutputBytes << " are)\n";

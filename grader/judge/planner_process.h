@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "arguments.h"
+#include "as_data.h"
 #include "plan.h"
 #include "workbook/cuda.h"
 
@@ -25,8 +26,8 @@ namespace workbook {
 inline constexpr std::size_t kShownOutputBytes = 64 * 1024;
 
 // Shows what the student's `whose` ("host code", "kernels") printed, `kept` of `printed_bytes` in
-// all, on std::cout: each line after "| ", which no line of the grader's starts with, and how much
-// more there was. Nothing when nothing was printed.
+// all, on std::cout: each line after "| ", which no line of the grader's starts with, and written as
+// data (text_as_data(), as_data.h), and how much more there was. Nothing when nothing was printed.
 void show_students_output(const std::string& whose, const std::string& kept, std::size_t printed_bytes);
 
 class PlannerProcess {

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "as_data.h"
 #include "process.h"
 
 namespace workbook::runner {
@@ -138,7 +139,7 @@ bool Build::targets(const std::vector<std::string>& targets, bool keep_going) co
   if (targets.size() > 1) what += " and " + std::to_string(targets.size() - 1) + " more";
   int said = -1;
   const int status = run_lines({argv}, [&](const std::string& line) {
-    log << line << '\n';
+    log << text_as_data(line) << '\n';  // a compiler quotes a student's file, string literals and all
     std::smatch m;
     if (!std::regex_match(line, m, progress)) return;
     const int done = std::stoi(m[1]), total = std::stoi(m[2]), tenth = done * 10 / total;

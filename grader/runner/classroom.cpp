@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "as_data.h"
 #include "build.h"
 #include "collect.h"
 #include "commands.h"
@@ -52,8 +53,10 @@ std::optional<std::string> submission_name(const std::string& entry) {
       break;
     }
   if (name.empty() || name.front() == '.' || name.find('/') != std::string::npos) return std::nullopt;
-  for (unsigned char c : name)
-    if (c < 0x20 || c == 0x7f) return std::nullopt;
+  // A name that would not print as itself (a control character, a C1 control, bytes that are not
+  // UTF-8) names no folder an instructor can read or type, and would be the student's text in every
+  // line and file that names them.
+  if (line_as_data(name) != name) return std::nullopt;
   return name;
 }
 
@@ -120,7 +123,8 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
     }
     std::string skipped = said;
     std::replace(skipped.begin(), skipped.end(), '\n', ';');
-    if (!skipped.empty()) say("submission: " + skipped + ": only plain files are taken");
+    // Members' names, the student's text: unpack.py writes them as data already, and so does this.
+    if (!skipped.empty()) say("submission: " + line_as_data(skipped) + ": only plain files are taken");
   } else if (fs::is_directory(path)) {
     for (const std::string& file : plain_files(path)) {  // plain files only, with our own modes
       fs::create_directories(fs::path(unpacked + "/" + file).parent_path());
@@ -169,7 +173,7 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
   }
   fs::remove_all(unpacked);  // what is graded is in taken/; the rest is listed in ignored.txt
   std::ofstream ignored_list(results + "/ignored.txt");
-  for (const std::string& file : ignored) ignored_list << file << '\n';
+  for (const std::string& file : ignored) ignored_list << line_as_data(file) << '\n';  // a name of the student's, one a line
   std::string taken_text;
   for (const std::string& file : taken) taken_text += file + " ";
   say("submission " + *name + ": takes " +
@@ -366,8 +370,8 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
 // A student's line of the summary: steps passed, score, and what went wrong when something did.
 std::string summary_line(const std::string& name, int passed, int total, double score, const std::string& note) {
   std::ostringstream text;
-  text << std::left << std::setw(24) << name << ' ' << std::right << std::setw(3) << passed << " of " << std::left
-       << std::setw(3) << total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << note;
+  text << std::left << std::setw(24) << line_as_data(name) << ' ' << std::right << std::setw(3) << passed << " of " << std::left
+       << std::setw(3) << total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << line_as_data(note);
   return text.str();
 }
 
@@ -485,7 +489,7 @@ void list_students(Class& c, const std::vector<std::string>& entries) {
       c.to_grade.push_back(c.students.size());
     } else {  // its results could not be kept apart from the others'
       std::ostringstream text;
-      text << std::left << std::setw(24) << ("'" + fs::path(entry).filename().string() + "'")
+      text << std::left << std::setw(24) << ("'" + line_as_data(fs::path(entry).filename().string()) + "'")
            << " not graded: its name gives no student to keep the results under (empty, or starting with a dot)";
       student.line = text.str();
       std::cout << student.line << std::endl;
@@ -620,7 +624,7 @@ void merge_slurm_tasks(Class& c) {
 
 // The class's files: the summary's lines, every step in class.csv (a failed row per step, saying
 // why, for a student not graded, whose results.json says so too), and the gradebook.
-void write_class_files(const Class& c, std::ofstream& summary) {
+void write_class_files(const Class& c, std::ostream& summary) {
   const std::string csv = c.class_dir + "/class.csv";
   const ClassRequest& r = c.request;
   std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows
@@ -701,7 +705,8 @@ int grade_class(const Checkout& checkout, Words words) {
       throw;
     }
   }
-  std::ofstream summary;
+  // Every student's line, their name and what went wrong in their own words among it: as data.
+  AsDataFile summary;
   if (slurm.task < 0) summary.open(c.class_dir + "/summary.txt", std::ios::trunc);
   r.passed_on.insert(r.passed_on.end(), {"--seed", r.seed});
   if (slurm.task >= 0)

@@ -39,7 +39,8 @@ struct Submission {
 Submission take_submission(const Checkout& checkout, const std::string& path);
 
 // The name a submission's results are kept under: its archive's or folder's name without the
-// extension; nullopt when that gives no student (empty, hidden, a control character).
+// extension; nullopt when that gives no student (empty, hidden, or a name that would not print as
+// itself: a control character, a C1 control, bytes that are not UTF-8; as_data.h).
 std::optional<std::string> submission_name(const std::string& entry);
 
 // The points file's steps: each an id of a lab's steps (as its handout and header number them),

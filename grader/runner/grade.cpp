@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "as_data.h"
 #include "bars_profile.h"
 #include "build.h"
 #include "collect.h"
@@ -293,7 +294,9 @@ struct Grading {
   Confinement confinement;
   unsigned long steps_run = 0;  // how many step processes this grading has started: each its own user
   int class_slot = 0;
-  std::ofstream log;
+  // grade.log: the steps' output (what the students' code printed among it) beside the grader's
+  // own lines, written as data whatever path writes it, so that `cat grade.log` shows it as it was.
+  AsDataFile log;
   std::vector<StepRow> rows;
 
   std::string grader(const std::string& lab, const std::string& kind) const { return Checkout::grader(build_dir, lab, kind); }

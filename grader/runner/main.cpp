@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "as_data.h"
 #include "checkout.h"
 #include "commands.h"
 
@@ -78,9 +79,8 @@ int dispatch(const std::string& command, const Arguments& a) {
   throw Fatal(kExitUsage, "workbook_runner needs a command: grade, profile, grade-class, list, bench, calibrate, handout or summarize (./workbook runs it)");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command's exit status, its error said on the console.
+int run_command(int argc, char** argv) {
   try {
     return dispatch(argc > 1 ? argv[1] : "", read_arguments(argc, argv));
   } catch (const Fatal& error) {
@@ -90,4 +90,20 @@ int main(int argc, char** argv) {
     std::cerr << "[workbook] error: " << error.what() << '\n';
     return kExitFailed;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The console shows students' texts (names, reasons, compilers' errors quoting their files): all
+  // of it written as data (as_data.h), so that no path of the runner's can forget to, and an escape
+  // sequence of a student's never becomes the instructor's terminal's command.
+  workbook::AsDataStreambuf console(std::cout.rdbuf()), console_errors(std::cerr.rdbuf());
+  std::streambuf* const out = std::cout.rdbuf(&console);
+  std::streambuf* const errors = std::cerr.rdbuf(&console_errors);
+  const int status = run_command(argc, argv);
+  std::cout.flush();
+  std::cout.rdbuf(out);  // before the buffers above go: the streams outlive main()
+  std::cerr.rdbuf(errors);
+  return status;
 }

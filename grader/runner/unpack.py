@@ -9,6 +9,7 @@ unpacks), folders made (0755); links, devices, FIFOs and sockets are skipped and
 is absolute or climbs out with '..' refuses the whole archive; and the bytes really written (not
 the sizes the archive claims) and the number of entries are capped. Exit 0: unpacked; 1: refused,
 with the reason on stderr; 2: not an archive that can be read, with tar's or zip's own reason.
+Every name it says is the student's text, and is said as data (as_data()).
 """
 import os
 import stat
@@ -25,11 +26,32 @@ class Refused(Exception):
     pass
 
 
+def as_data(text):
+    """`text` as one line of data, as grader/protocol/as_data.h writes any text of a student's: a
+    member's name said raw could hold an escape sequence that the instructor's terminal obeys.
+    "\\n", "\\r" and "\\t" as C writes them, and as "\\x" and two hex digits each byte of every other
+    control character (C0, DEL, C1) and each byte that is not UTF-8; all else as it is."""
+    shown = []
+    for char in text:
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, as tarfile keeps it (surrogateescape)
+            shown.append(f"\\x{code - 0xDC00:02x}")
+        elif 0xD800 <= code <= 0xDFFF:  # any other lone surrogate: no text, and no byte print() could write
+            shown.append("".join(f"\\x{byte:02x}" for byte in char.encode("utf-8", "surrogatepass")))
+        elif char in "\n\r\t":
+            shown.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[char])
+        elif code < 0x20 or 0x7F <= code <= 0x9F:
+            shown.append("".join(f"\\x{byte:02x}" for byte in char.encode("utf-8")))
+        else:
+            shown.append(char)
+    return "".join(shown)
+
+
 def safe_path(folder, name):
     """Where member `name` goes under `folder`; refuses names that would leave it."""
     parts = name.replace("\\", "/").split("/")
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":") or ".." in parts:
-        raise Refused(f"its member '{name}' would be written outside the folder it is unpacked into")
+        raise Refused(f"its member '{as_data(name)}' would be written outside the folder it is unpacked into")
     parts = [p for p in parts if p not in ("", ".")]
     return os.path.join(folder, *parts) if parts else None
 
@@ -56,7 +78,7 @@ class Writer:
             return
         os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
         if os.path.lexists(path):
-            raise Refused(f"its member '{name}' appears twice")
+            raise Refused(f"its member '{as_data(name)}' appears twice")
         # O_EXCL and O_NOFOLLOW: a file of ours, never one a link points at.
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as out:
@@ -71,7 +93,7 @@ class Writer:
 
     def skip(self, name, kind):
         self.count()
-        self.skipped.append(f"{name} ({kind})")
+        self.skipped.append(f"{as_data(name)} ({kind})")
 
 
 def unpack_tar(path, writer):
@@ -119,7 +141,7 @@ def main():
     except (tarfile.TarError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
             NotImplementedError, RuntimeError) as error:
         tool = "zip" if path.endswith(".zip") else "tar"
-        print(f"{tool} says: {error}", file=sys.stderr)
+        print(f"{tool} says: {as_data(str(error))}", file=sys.stderr)
         return 2
     for entry in writer.skipped:
         print(f"skipped {entry}")

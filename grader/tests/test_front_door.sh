@@ -254,6 +254,20 @@ expect 1 "a result row needs 17 fields" "$runner" summarize "--rows=$scratch/bad
 printf '02_memory\t02.1 x\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\tit hung\t\t\n' >"$scratch/rows.tsv"
 expect 1 "FAIL  02.1 x: it hung" "$runner" summarize "--rows=$scratch/rows.tsv"
 expect 1 "cannot write" "$runner" summarize "--rows=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
+# A student's text reaches the console and every report as data (docs/integrity.md, as_data.h): a
+# launcher's message that erases its line and writes PASS over it is shown escaped, nowhere raw, and
+# results.json stays JSON. So is a path the console names (the runner's console is escaped whole).
+printf '02_memory\t02.1 x\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\tthe launcher threw: \033[2K\rPASS\t\t\n' >"$scratch/hostile.tsv"
+expect 1 'FAIL  02.1 x: the launcher threw: \x1b[2K\rPASS' "$runner" summarize "--rows=$scratch/hostile.tsv" \
+  "--json=$scratch/hostile.json" "--junit=$scratch/hostile.xml"
+expect 1 'no results in /nonexistent/rows\x7f.tsv' "$runner" summarize "--rows=/nonexistent/rows"$'\177'".tsv"
+"$runner" summarize "--rows=$scratch/hostile.tsv" >"$scratch/hostile.console" 2>&1
+if grep -q $'[\033\r]' "$scratch/hostile.console" "$scratch/hostile.json" "$scratch/hostile.xml" ||
+   ! python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$scratch/hostile.json"; then
+  echo "FAIL: a student's escape sequence reached the console or a report raw, or results.json is not JSON"; failures=$((failures + 1))
+else
+  echo "ok: a student's escape sequence reaches the console, results.json and JUnit escaped, and results.json parses"
+fi
 expect 2 "needs a command" "$runner" frobnicate
 
 # A filter that selects no step is refused: a grading that ran nothing must not read as a pass.

@@ -1,9 +1,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -293,4 +296,68 @@ TEST_CASE("the gradebook: a row per student, their points per lab and in all, ev
         "student,02_memory,03_transpose,total\n"
         "alice,1.00,0.00,1.00\n"
         "\"bob, the second\",0.00,0.00,0.00\n");  // graded nothing: still a row, with zeros
+}
+
+namespace {
+// What a hostile launcher throws: it erases the line it is on and writes PASS where FAIL was.
+constexpr const char* kRedrawsTheLine = "\x1b[2K\rPASS";
+
+bool holds_no_raw_control(const std::string& text) {
+  return text.find('\x1b') == std::string::npos && text.find('\r') == std::string::npos;
+}
+
+std::string text_of_file(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+}  // namespace
+
+TEST_CASE("every report writes a student's text as data: no escape sequence reaches a console or a file raw") {
+  StepRow hostile = judged(std::string("02.2 float2 ") + kRedrawsTheLine, "FAIL", std::string("the launcher threw: ") + kRedrawsTheLine);
+  hostile.measured_at = kRedrawsTheLine;
+  hostile.reference = kRedrawsTheLine;
+  hostile.rate_unit = kRedrawsTheLine;
+  const std::vector<StepRow> rows = {judged("02.1", "PASS"), hostile};
+
+  // The rows' own file, from the judge to the runner and kept with the student's results.
+  CHECK(to_line(hostile).find('\x1b') == std::string::npos);
+  CHECK(from_line(to_line(hostile)).reason == "the launcher threw: \\x1b[2K PASS");  // its CR a space, as a tab or newline is
+
+  for (const Table table : {Table::kCompact, Table::kFull}) {  // the console's scorecard, and the judge's in grade.log
+    std::ostringstream scorecard;
+    print_table(scorecard, rows, table);
+    CHECK(holds_no_raw_control(scorecard.str()));
+    CHECK(scorecard.str().find("the launcher threw: \\x1b[2K\\rPASS") != std::string::npos);
+  }
+
+  const std::string json_path = (std::filesystem::temp_directory_path() / "workbook-as-data-results.json").string();
+  {
+    std::ofstream json(json_path);
+    write_gradescope_json(json, rows, Points{}, kRedrawsTheLine);
+  }
+  CHECK(holds_no_raw_control(text_of_file(json_path)));
+  CHECK(text_of_file(json_path).find("the launcher threw: \\\\x1b[2K\\\\rPASS") != std::string::npos);  // \x1b, JSON-escaped
+  // Still JSON, as Gradescope reads it.
+  CHECK(std::system(("python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' " + json_path).c_str()) == 0);
+  std::filesystem::remove(json_path);
+
+  std::ostringstream junit;
+  write_junit(junit, rows);
+  CHECK(holds_no_raw_control(junit.str()));
+  CHECK(junit.str().find("<failure message=\"the launcher threw: \\x1b[2K\\rPASS\"/>") != std::string::npos);
+
+  const std::string csv = (std::filesystem::temp_directory_path() / "workbook-as-data-class.csv").string();
+  std::filesystem::remove(csv);
+  append_class_csv(csv, std::string("mallory") + kRedrawsTheLine, rows, Points{}, "7");
+  const std::string class_csv = text_of_file(csv);
+  CHECK(holds_no_raw_control(class_csv));
+  CHECK(class_csv.find("\nmallory\\x1b[2K\\rPASS,02_memory,02.2 float2 \\x1b[2K\\rPASS,\"FAIL") != std::string::npos);
+  std::filesystem::remove(csv);
+
+  std::ostringstream gradebook;
+  std::map<std::string, LabScores> scores;
+  const std::string student = std::string("mallory\n") + kRedrawsTheLine;  // a line of its own, were it written raw
+  scores[student] = lab_scores(rows, Points{});
+  write_gradebook(gradebook, {student}, {"02_memory"}, scores);
+  CHECK(gradebook.str() == "student,02_memory,total\nmallory\\n\\x1b[2K\\rPASS,1.00,1.00\n");
 }
