@@ -1,7 +1,5 @@
 #include "gpu_code.h"
 
-#include <algorithm>
-
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -168,14 +166,14 @@ std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
   const auto names_index = field<std::uint16_t>(elf, 0x3E, "ELF header");
   struct Header {
     std::uint32_t name, type, link;
-    std::uint64_t offset, size, alignment;
+    std::uint64_t offset, size;
   };
   std::vector<Header> headers;
   for (std::uint16_t i = 0; i < count; ++i) {
     const std::uint64_t at = section_headers + std::uint64_t(i) * header_size;
     headers.push_back({field<std::uint32_t>(elf, at, "section header"), field<std::uint32_t>(elf, at + 4, "section header"),
                        field<std::uint32_t>(elf, at + 40, "section header"), field<std::uint64_t>(elf, at + 24, "section header"),
-                       field<std::uint64_t>(elf, at + 32, "section header"), field<std::uint64_t>(elf, at + 48, "section header")});
+                       field<std::uint64_t>(elf, at + 32, "section header")});
   }
   const auto string_at = [&](const Header& table, std::uint32_t index) {
     if (table.offset > elf.size() || index >= table.size || table.size > elf.size() - table.offset)
@@ -189,7 +187,6 @@ std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
   for (std::size_t i = 0; i < headers.size(); ++i) {
     sections[i].name = string_at(headers[names_index], headers[i].name);
     sections[i].bytes = headers[i].size;
-    sections[i].alignment = std::max<std::uint64_t>(headers[i].alignment, 1);
   }
   constexpr std::uint32_t kSymbolTable = 2;
   constexpr unsigned kObject = 1;
@@ -203,13 +200,9 @@ std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
                                            field<std::uint64_t>(elf, at + 8, "symbol"), field<std::uint64_t>(elf, at + 16, "symbol")});
     }
   }
-  // The variables a kernel can write: __device__ (.nv.global, .nv.global.init), __managed__, and
-  // __constant__ (.nv.constant3: read through the constant cache, but a kernel can store to it
-  // through its generic address).
   std::vector<GlobalsImage::Section> writable;
   for (GlobalsImage::Section& section : sections)
-    if ((section.name.starts_with(".nv.global") || section.name.starts_with(".nv.managed") || section.name == ".nv.constant3") &&
-        section.bytes > 0)
+    if ((section.name.starts_with(".nv.global") || section.name.starts_with(".nv.managed")) && section.bytes > 0)
       writable.push_back(std::move(section));
   return writable;
 }

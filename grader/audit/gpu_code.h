@@ -30,8 +30,8 @@ std::set<std::string> gpu_code_in_file(const std::string& path);
 std::vector<std::string> fat_binaries_in_file(const std::string& path);
 
 // The variables a kernel can write and keep from one launch to the next: the `__device__` (and
-// `__managed__` and `__constant__`) globals of each machine-code image of one fat binary, read from the
-// image's ELF symbol table. A section (".nv.global" for those that start zeroed, ".nv.global.init" for those
+// `__managed__`) globals of each machine-code image of one fat binary, read from the image's ELF
+// symbol table. A section (".nv.global" for those that start zeroed, ".nv.global.init" for those
 // with an initial value) is laid out whole in device memory, its symbols at their offsets in it, so
 // one symbol found by name locates the whole section, static variables (which the driver may not
 // find by name) included. Throws std::runtime_error for an image that is not readable ELF; a
@@ -45,7 +45,7 @@ struct GlobalsImage {
   };
   struct Section {
     std::string name;
-    std::uint64_t bytes = 0, alignment = 1;
+    std::uint64_t bytes = 0;
     std::vector<Symbol> symbols;
   };
   std::vector<Section> sections;  // only those holding bytes

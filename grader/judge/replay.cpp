@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <optional>
 #include <stdexcept>
 #include <variant>
 
@@ -121,81 +120,65 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
     globals_unknown_ = "the GPU code of " + object + " cannot be read for its __device__ variables: " + e.what();
     return;
   }
-  // Where the driver placed each section of the image it loaded: each variable it finds by name
-  // places its section (the symbol's offset in it); the image whose sections every variable found
-  // places consistently is the one loaded. What is kept and set back is each section whole, and the
-  // bytes between sections that lie one after the other in memory (the padding the sections'
-  // alignment leaves): every byte of the module a kernel can reach from a variable's address, not
-  // only the variables' own bytes.
+  // Each variable where the driver says it lies, found by its name; a variable it does not find by
+  // name, where its section's other variables place it, in the image whose layout agrees with every
+  // place the driver gave (the one it loaded).
   struct Found {
     CUdeviceptr at = 0;
     std::size_t bytes = 0;
   };
   std::map<std::string, Found> found;
-  bool readable = false, any_variable = false;
+  std::vector<std::string> not_found;
+  bool readable = false;
   for (const GlobalsImage& image : images) {
     readable = readable || !image.compressed;
     for (const GlobalsImage::Section& section : image.sections)
       for (const GlobalsImage::Symbol& symbol : section.symbols) {
-        any_variable = true;
+        if (found.contains(symbol.name) || std::find(not_found.begin(), not_found.end(), symbol.name) != not_found.end()) continue;
         Found where;
-        if (!found.contains(symbol.name) && driver().global(&where.at, &where.bytes, library, symbol.name.c_str()) == CUDA_SUCCESS)
-          found[symbol.name] = where;
+        if (driver().global(&where.at, &where.bytes, library, symbol.name.c_str()) == CUDA_SUCCESS) found[symbol.name] = where;
+        else not_found.push_back(symbol.name);
       }
   }
   if (!readable && !images.empty()) {  // nvcc leaves machine code uncompressed unless asked (-Xfatbin -compress-all)
     globals_unknown_ = "the machine code of " + object + " is compressed: the judge cannot read its __device__ variables";
     return;
   }
-  if (!any_variable) return;  // no variable a kernel could keep anything in
-  struct Placed {
-    CUdeviceptr at = 0;
-    std::uint64_t bytes = 0, alignment = 1;
-    int kind = 0;  // __device__, __managed__ or __constant__: each kind its own allocation
-  };
-  const auto kind_of = [](const std::string& section) {
-    return section.starts_with(".nv.managed") ? 1 : section == ".nv.constant3" ? 2 : 0;
-  };
-  std::optional<std::vector<Placed>> loaded;
-  for (const GlobalsImage& image : images) {
-    if (image.compressed || loaded) continue;
-    std::vector<Placed> placed;
-    bool agrees = true;
-    for (const GlobalsImage::Section& section : image.sections) {
-      std::optional<CUdeviceptr> base;
-      for (const GlobalsImage::Symbol& symbol : section.symbols)
-        if (const auto where = found.find(symbol.name); where != found.end()) {
-          if (where->second.at < symbol.offset || (base && *base != where->second.at - symbol.offset)) agrees = false;
-          base = where->second.at - symbol.offset;
-        }
-      if (!base) agrees = agrees && section.symbols.empty();  // a section of variables none of which the driver found
-      else placed.push_back({*base, section.bytes, section.alignment, kind_of(section.name)});
+  if (found.empty() && not_found.empty()) return;  // no variable a kernel could keep anything in
+  std::vector<GlobalSection> sections;
+  for (const auto& [name, where] : found) sections.push_back({where.at, where.bytes, nullptr});
+  if (!not_found.empty()) {
+    std::string why = "the judge cannot find where " + demangled(not_found.front()) + " (a __device__ variable of " +
+                      object + ") lies in device memory, to set it back before every call";
+    bool placed = false;
+    for (const GlobalsImage& image : images) {
+      if (image.compressed || placed) continue;
+      std::vector<GlobalSection> missing;
+      bool agrees = true;
+      for (const GlobalsImage::Section& section : image.sections) {
+        std::optional<CUdeviceptr> base;
+        for (const GlobalsImage::Symbol& symbol : section.symbols)
+          if (const auto where = found.find(symbol.name); where != found.end()) {
+            if (where->second.at < symbol.offset || (base && *base != where->second.at - symbol.offset)) agrees = false;
+            base = where->second.at - symbol.offset;
+          }
+        for (const GlobalsImage::Symbol& symbol : section.symbols)
+          if (!found.contains(symbol.name)) {
+            if (!base) agrees = false;
+            else missing.push_back({*base + symbol.offset, static_cast<std::size_t>(symbol.bytes), nullptr});
+          }
+      }
+      if (!agrees) continue;
+      sections.insert(sections.end(), missing.begin(), missing.end());
+      placed = true;
     }
-    if (agrees) loaded = std::move(placed);
+    if (!placed) {
+      globals_unknown_ = why;
+      return;
+    }
   }
-  if (!loaded) {
-    globals_unknown_ = "the judge cannot find where the __device__ variables of " + object +
-                       " lie in device memory, to set them back before every call";
-    return;
-  }
-  // Sections of one kind that follow one another with no more than their alignment's padding between
-  // them are one stretch of the module's memory, set back whole.
-  std::sort(loaded->begin(), loaded->end(), [](const Placed& a, const Placed& b) { return a.at < b.at; });
-  std::vector<GlobalSection> stretches;
-  CUdeviceptr last_end = 0;
-  int last_kind = -1;
-  for (const Placed& section : *loaded) {
+  for (GlobalSection& section : sections) {
     if (section.bytes == 0) continue;
-    const CUdeviceptr end = section.at + section.bytes;
-    const std::uint64_t alignment = std::max<std::uint64_t>(section.alignment, 256);
-    const bool follows = !stretches.empty() && last_kind == section.kind && section.at >= last_end &&
-                         section.at - last_end < alignment;
-    if (follows) stretches.back().bytes = static_cast<std::size_t>(std::max(end, last_end) - stretches.back().at);
-    else stretches.push_back({section.at, static_cast<std::size_t>(section.bytes), nullptr});
-    last_end = std::max(end, follows ? last_end : end);
-    last_kind = section.kind;
-  }
-  for (GlobalSection& section : stretches) {
     if (cudaMalloc(&section.as_loaded, section.bytes) != cudaSuccess ||
         cudaMemcpy(section.as_loaded, reinterpret_cast<const void*>(section.at), section.bytes, cudaMemcpyDeviceToDevice) != cudaSuccess)
       throw std::runtime_error("the judge could not keep a copy of the __device__ variables of " + object);

@@ -54,10 +54,9 @@ class StudentKernels {
   // throws nothing.
   plan::Reply answer(const plan::Question& question) const;
 
-  // [fresh-module]: sets the module memory of the student's GPU code that a kernel can write
-  // (`__device__`, `__managed__`, `__constant__`, a function's `static __device__`: each section whole,
-  // and the padding between sections laid one after another) back to what it held when loaded, on
-  // `stream`, so that nothing a kernel wrote there reaches the next call. Throws std::runtime_error where the
+  // [fresh-module]: sets every writable global variable of the student's GPU code (`__device__`,
+  // `__managed__`, a function's `static __device__`) back to what it held when loaded, on `stream`,
+  // so that nothing a kernel wrote there reaches the next call. Throws std::runtime_error where the
   // variables could not be found when the code was loaded (why_globals_unknown()).
   void restore_globals(cudaStream_t stream) const;
   const std::string& why_globals_unknown() const { return globals_unknown_; }
@@ -68,7 +67,7 @@ class StudentKernels {
   void allow_shared_memory(const std::string& name, std::uint64_t dynamic_shared_bytes) const;
   void load(const std::string& object);  // its fat binaries' kernels, added to kernels_ and names_
   // Finds where the loaded image's global sections lie (one symbol found by name places a whole
-  // section) and keeps a copy of what they, and the padding between them, hold as loaded.
+  // section) and keeps a copy of what they hold as loaded.
   void keep_globals(CUlibrary library, const std::string& fat_binary, const std::string& object);
   struct GlobalSection {
     CUdeviceptr at = 0;
