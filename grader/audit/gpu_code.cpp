@@ -156,7 +156,8 @@ std::vector<std::string> fat_binaries_in_file(const std::string& path) {
 
 namespace {
 
-// The writable globals of one machine-code image, an ELF file (64-bit, little-endian).
+// The globals of one machine-code image a kernel could write, an ELF file (64-bit, little-endian):
+// `__constant__` variables (".nv.constant3") too, as a generic store may reach their bank.
 std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
   if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1)
     throw std::runtime_error("a machine-code image that is not 64-bit little-endian ELF");
@@ -202,7 +203,8 @@ std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
   }
   std::vector<GlobalsImage::Section> writable;
   for (GlobalsImage::Section& section : sections)
-    if ((section.name.starts_with(".nv.global") || section.name.starts_with(".nv.managed")) && section.bytes > 0)
+    if ((section.name.starts_with(".nv.global") || section.name.starts_with(".nv.managed") || section.name == ".nv.constant3") &&
+        section.bytes > 0)
       writable.push_back(std::move(section));
   return writable;
 }

@@ -29,12 +29,12 @@ std::set<std::string> gpu_code_in_file(const std::string& path);
 // without linking the student's host code. Throws std::runtime_error as gpu_code_in_file() does.
 std::vector<std::string> fat_binaries_in_file(const std::string& path);
 
-// The variables a kernel can write and keep from one launch to the next: the `__device__` (and
-// `__managed__`) globals of each machine-code image of one fat binary, read from the image's ELF
-// symbol table. A section (".nv.global" for those that start zeroed, ".nv.global.init" for those
-// with an initial value) is laid out whole in device memory, its symbols at their offsets in it, so
-// one symbol found by name locates the whole section, static variables (which the driver may not
-// find by name) included. Throws std::runtime_error for an image that is not readable ELF; a
+// The variables a kernel could write and keep from one launch to the next: the `__device__`,
+// `__managed__` and `__constant__` globals of each machine-code image of one fat binary, read from
+// the image's ELF symbol table, by section (".nv.global" for those that start zeroed,
+// ".nv.global.init" for those with an initial value, ".nv.managed", ".nv.constant3"), each symbol
+// at its offset in the image. (The driver need not keep those offsets: replay.cpp says what it does.)
+// Throws std::runtime_error for an image that is not readable ELF; a
 // compressed image is listed with `compressed` set and no sections.
 struct GlobalsImage {
   std::string image;  // "sm_90"

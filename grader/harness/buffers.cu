@@ -42,6 +42,16 @@ __global__ void count_differing_kernel(const std::uint32_t* data, const std::uin
     if (data[i] != original[i]) note_mismatch(result, i);
 }
 
+// 16 bytes a thread where both ends and the length allow it, else a byte a thread.
+__global__ void copy_vectors_kernel(uint4* to, const uint4* from, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+    to[i] = from[i];
+}
+__global__ void copy_bytes_kernel(unsigned char* to, const unsigned char* from, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+    to[i] = from[i];
+}
+
 template <typename T>
 void fill_random_on_device(T* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
   if (count == 0) return;
@@ -58,6 +68,18 @@ void count_changed_on_device(const T* data, std::size_t count, std::uint64_t see
 }
 
 }  // namespace
+
+void copy_with_a_kernel(void* to, const void* from, std::size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return;
+  constexpr std::uintptr_t kVector = sizeof(uint4);
+  if ((reinterpret_cast<std::uintptr_t>(to) | reinterpret_cast<std::uintptr_t>(from) | bytes) % kVector == 0)
+    copy_vectors_kernel<<<check_grid(bytes / kVector), kCheckThreads, 0, stream>>>(static_cast<uint4*>(to),
+                                                                                  static_cast<const uint4*>(from), bytes / kVector);
+  else
+    copy_bytes_kernel<<<check_grid(bytes), kCheckThreads, 0, stream>>>(static_cast<unsigned char*>(to),
+                                                                       static_cast<const unsigned char*>(from), bytes);
+  CUDA_CHECK(cudaGetLastError());
+}
 
 // Each element is a function of the key and its index alone, so the pieces are drawn at once.
 std::vector<float> random_floats(std::size_t count, std::uint64_t seed) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "buffers.h"
 #include "gpu_code.h"
 #include "machine_code.h"
 #include "workbook/launch_log.h"
@@ -67,6 +68,66 @@ void check(CUresult result, const std::string& what) {
   throw std::runtime_error(what + ": " + (name ? name : "CUDA error") + " (" + (text ? text : "no description") + ")");
 }
 
+// A global variable of the student's module, where the driver placed it.
+struct PlacedVariable {
+  enum class Bank { kGlobal, kConstant, kManaged };
+  CUdeviceptr at = 0;
+  std::size_t bytes = 0;
+  Bank bank = Bank::kGlobal;
+};
+
+PlacedVariable::Bank bank_of(const std::string& section) {
+  if (section.starts_with(".nv.managed")) return PlacedVariable::Bank::kManaged;
+  if (section.starts_with(".nv.constant")) return PlacedVariable::Bank::kConstant;
+  return PlacedVariable::Bank::kGlobal;
+}
+
+// The driver gives each `__device__` variable a 256-byte boundary of its own, in no order of the
+// image's: measured on an H200 (solutions/02_memory/NOTES.md, "The module's slots"), a 4-byte int
+// starts one, and an array asking for 1024-byte alignment starts one that is not a multiple of 1024.
+// So the bytes from a variable's end to the next boundary are the module's and no other's, and a
+// kernel can write them through the variable's address (and cudaMemcpy cannot: they are in no
+// allocation it knows). A `__constant__` variable's bank a kernel cannot store to (the store faults
+// there), and a `__managed__` one is unified memory: those are each set back over their own bytes.
+constexpr CUdeviceptr kDriverSlot = 256;
+
+struct ModuleSpan {
+  CUdeviceptr at = 0;
+  std::size_t bytes = 0;
+  bool by_kernel = false;  // a slot's bytes past a variable: copied by a kernel of the grader's
+};
+
+// The device memory a call must find as loaded, in as few copies as cover it: each `__device__`
+// variable up to the end of its slot, neighbours merged, where every one starts a slot (the layout
+// above); each variable's own bytes where one does not (a driver that packs them), and for the
+// other banks always.
+std::vector<ModuleSpan> module_memory(const std::vector<PlacedVariable>& variables) {
+  const auto in_slots = [](const PlacedVariable& v) { return v.bank == PlacedVariable::Bank::kGlobal; };
+  const bool slotted = std::all_of(variables.begin(), variables.end(),
+                                   [&](const PlacedVariable& v) { return !in_slots(v) || v.at % kDriverSlot == 0; });
+  std::vector<ModuleSpan> spans;
+  for (const PlacedVariable& variable : variables) {
+    if (variable.bytes == 0) continue;
+    if (!slotted || !in_slots(variable)) {
+      spans.push_back({variable.at, variable.bytes, false});
+      continue;
+    }
+    const CUdeviceptr end = (variable.at + variable.bytes + kDriverSlot - 1) / kDriverSlot * kDriverSlot;
+    spans.push_back({variable.at, static_cast<std::size_t>(end - variable.at), true});
+  }
+  std::sort(spans.begin(), spans.end(), [](const ModuleSpan& a, const ModuleSpan& b) { return a.at < b.at; });
+  std::vector<ModuleSpan> merged;
+  for (const ModuleSpan& span : spans) {
+    if (!merged.empty() && merged.back().by_kernel && span.by_kernel && span.at <= merged.back().at + merged.back().bytes) {
+      ModuleSpan& last = merged.back();
+      last.bytes = std::max(last.at + last.bytes, span.at + span.bytes) - last.at;
+      continue;
+    }
+    merged.push_back(span);
+  }
+  return merged;
+}
+
 }  // namespace
 
 StudentKernels::StudentKernels(const std::vector<std::string>& objects) {
@@ -123,11 +184,7 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
   // Each variable where the driver says it lies, found by its name; a variable it does not find by
   // name, where its section's other variables place it, in the image whose layout agrees with every
   // place the driver gave (the one it loaded).
-  struct Found {
-    CUdeviceptr at = 0;
-    std::size_t bytes = 0;
-  };
-  std::map<std::string, Found> found;
+  std::map<std::string, PlacedVariable> found;
   std::vector<std::string> not_found;
   bool readable = false;
   for (const GlobalsImage& image : images) {
@@ -135,7 +192,7 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
     for (const GlobalsImage::Section& section : image.sections)
       for (const GlobalsImage::Symbol& symbol : section.symbols) {
         if (found.contains(symbol.name) || std::find(not_found.begin(), not_found.end(), symbol.name) != not_found.end()) continue;
-        Found where;
+        PlacedVariable where{.bank = bank_of(section.name)};
         if (driver().global(&where.at, &where.bytes, library, symbol.name.c_str()) == CUDA_SUCCESS) found[symbol.name] = where;
         else not_found.push_back(symbol.name);
       }
@@ -145,15 +202,15 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
     return;
   }
   if (found.empty() && not_found.empty()) return;  // no variable a kernel could keep anything in
-  std::vector<GlobalSection> sections;
-  for (const auto& [name, where] : found) sections.push_back({where.at, where.bytes, nullptr});
+  std::vector<PlacedVariable> variables;
+  for (const auto& [name, where] : found) variables.push_back(where);
   if (!not_found.empty()) {
     std::string why = "the judge cannot find where " + demangled(not_found.front()) + " (a __device__ variable of " +
                       object + ") lies in device memory, to set it back before every call";
     bool placed = false;
     for (const GlobalsImage& image : images) {
       if (image.compressed || placed) continue;
-      std::vector<GlobalSection> missing;
+      std::vector<PlacedVariable> missing;
       bool agrees = true;
       for (const GlobalsImage::Section& section : image.sections) {
         std::optional<CUdeviceptr> base;
@@ -165,11 +222,11 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
         for (const GlobalsImage::Symbol& symbol : section.symbols)
           if (!found.contains(symbol.name)) {
             if (!base) agrees = false;
-            else missing.push_back({*base + symbol.offset, static_cast<std::size_t>(symbol.bytes), nullptr});
+            else missing.push_back({*base + symbol.offset, static_cast<std::size_t>(symbol.bytes), bank_of(section.name)});
           }
       }
       if (!agrees) continue;
-      sections.insert(sections.end(), missing.begin(), missing.end());
+      variables.insert(variables.end(), missing.begin(), missing.end());
       placed = true;
     }
     if (!placed) {
@@ -177,21 +234,26 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
       return;
     }
   }
-  for (GlobalSection& section : sections) {
-    if (section.bytes == 0) continue;
-    if (cudaMalloc(&section.as_loaded, section.bytes) != cudaSuccess ||
-        cudaMemcpy(section.as_loaded, reinterpret_cast<const void*>(section.at), section.bytes, cudaMemcpyDeviceToDevice) != cudaSuccess)
+  for (const ModuleSpan& span : module_memory(variables)) {
+    GlobalSection kept{span.at, span.bytes, nullptr, span.by_kernel};
+    if (cudaMalloc(&kept.as_loaded, kept.bytes) != cudaSuccess)
       throw std::runtime_error("the judge could not keep a copy of the __device__ variables of " + object);
-    globals_.push_back(section);
+    globals_.push_back(kept);
+    copy(kept.as_loaded, reinterpret_cast<const void*>(kept.at), kept, nullptr);
   }
+  if (cudaDeviceSynchronize() != cudaSuccess)
+    throw std::runtime_error("the judge could not keep a copy of the __device__ variables of " + object);
+}
+
+void StudentKernels::copy(void* to, const void* from, const GlobalSection& section, cudaStream_t stream) {
+  if (section.by_kernel) copy_with_a_kernel(to, from, section.bytes, stream);
+  else if (cudaMemcpyAsync(to, from, section.bytes, cudaMemcpyDeviceToDevice, stream) != cudaSuccess)
+    throw std::runtime_error("copying the student's module memory failed");
 }
 
 void StudentKernels::restore_globals(cudaStream_t stream) const {
   if (!globals_unknown_.empty()) throw std::runtime_error(globals_unknown_);
-  for (const GlobalSection& section : globals_)
-    if (cudaMemcpyAsync(reinterpret_cast<void*>(section.at), section.as_loaded, section.bytes, cudaMemcpyDeviceToDevice, stream) !=
-        cudaSuccess)
-      throw std::runtime_error("setting the student's __device__ variables back to their loaded values failed");
+  for (const GlobalSection& section : globals_) copy(reinterpret_cast<void*>(section.at), section.as_loaded, section, stream);
 }
 
 StudentKernels::~StudentKernels() {

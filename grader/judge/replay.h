@@ -54,9 +54,10 @@ class StudentKernels {
   // throws nothing.
   plan::Reply answer(const plan::Question& question) const;
 
-  // [fresh-module]: sets every writable global variable of the student's GPU code (`__device__`,
-  // `__managed__`, a function's `static __device__`) back to what it held when loaded, on `stream`,
-  // so that nothing a kernel wrote there reaches the next call. Throws std::runtime_error where the
+  // [fresh-module]: sets the student's module memory (every `__device__`, `__managed__` and
+  // `__constant__` variable, a function's `static __device__` included, and the rest of each one's
+  // slot in the driver's banks, replay.cpp) back to what it held when loaded, on `stream`, so that
+  // nothing a kernel wrote there reaches the next call. Throws std::runtime_error where the
   // variables could not be found when the code was loaded (why_globals_unknown()).
   void restore_globals(cudaStream_t stream) const;
   const std::string& why_globals_unknown() const { return globals_unknown_; }
@@ -66,14 +67,16 @@ class StudentKernels {
   // than the default 48 KiB, as the runtime's caller would have with cudaFuncSetAttribute.
   void allow_shared_memory(const std::string& name, std::uint64_t dynamic_shared_bytes) const;
   void load(const std::string& object);  // its fat binaries' kernels, added to kernels_ and names_
-  // Finds where the loaded image's global sections lie (one symbol found by name places a whole
-  // section) and keeps a copy of what they hold as loaded.
+  // Finds where the driver placed the loaded image's variables (by name, or a static by its
+  // section's neighbours) and keeps a copy of the module memory they span as loaded.
   void keep_globals(CUlibrary library, const std::string& fat_binary, const std::string& object);
   struct GlobalSection {
     CUdeviceptr at = 0;
     std::size_t bytes = 0;
-    void* as_loaded = nullptr;  // a device copy of the section as loaded
+    void* as_loaded = nullptr;  // a device copy of these bytes as loaded
+    bool by_kernel = false;     // copied by a kernel of the grader's (replay.cpp says why)
   };
+  static void copy(void* to, const void* from, const GlobalSection& section, cudaStream_t stream);
   std::vector<GlobalSection> globals_;
   std::string globals_unknown_;
   struct Kernel {

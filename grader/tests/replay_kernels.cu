@@ -34,18 +34,25 @@ void scale_then_reverse(float* data, std::size_t count, float factor, cudaStream
 }
 
 // A kernel that keeps state in its module, as a memo kept across calls would: a global with a first
-// value (section .nv.global.init), a static one beside it, and a function's static alone in the
-// zeroed section (.nv.global), which only its neighbours' places can locate if the driver cannot
-// find a static by name. Each launch writes what they held and counts them up.
+// value (section .nv.global.init), a static one beside it, a function's static alone in the zeroed
+// section (.nv.global), which only its neighbours' places can locate if the driver cannot find a
+// static by name, and the bytes past a variable's end, in its slot (replay.cpp), reached through its
+// address. Each launch writes what they held and counts them up; it also reads a `__constant__`
+// variable, which the module's restore covers too (a kernel's store to one faults on an H200).
 __device__ int calls_so_far = 10;
 static __device__ int hidden_so_far = 3;
+__constant__ int constant_word = 21;
+constexpr int kWordsPastTheEnd = 5;  // 20 bytes past calls_so_far: inside its 256-byte slot
 
 namespace {
 __global__ void count_calls_kernel(int* seen) {
   static __device__ int launched_so_far;
+  volatile int* past_the_end = &calls_so_far + kWordsPastTheEnd;
   seen[0] = calls_so_far++;
   seen[1] = hidden_so_far++;
   seen[2] = launched_so_far++;
+  seen[3] = (*past_the_end)++;
+  seen[4] = constant_word;
 }
 }  // namespace
 

@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
       });
     };
     expect(has(".nv.global.init", "calls_so_far") && has(".nv.global.init", "hidden_so_far") &&
-               has(".nv.global", "launched_so_far") && globals.size() == 3,
-           "the machine code's symbol tables list the module's three writable globals, the statics included");
+               has(".nv.global", "launched_so_far") && has(".nv.constant3", "constant_word") && globals.size() == 4,
+           "the machine code's symbol tables list the module's three writable globals, the statics included, and its constant");
   } catch (const std::exception& error) {
     expect(false, std::string("reading the object's fat binaries: ") + error.what());
   }
@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
 
     // [fresh-module]: what a kernel kept in its module's globals is set back before the next call.
     int* seen = nullptr;
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&seen), 3 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&seen), 5 * sizeof(int)));
     workbook::clear_recorded_launches();
     workbook::planning_launches() = true;
     replay_test::count_calls(seen, stream);
@@ -155,18 +155,20 @@ int main(int argc, char** argv) {
     const workbook::plan::Plan counting = workbook::plan::decode_plan(workbook::plan::encode(workbook::plan_of_recorded_launches()));
     workbook::clear_recorded_launches();
     const auto seen_now = [&] {
-      std::vector<int> values(3);
+      std::vector<int> values(5);
       CUDA_CHECK(cudaStreamSynchronize(stream));
-      CUDA_CHECK(cudaMemcpy(values.data(), seen, sizeof(int) * 3, cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(values.data(), seen, sizeof(int) * 5, cudaMemcpyDeviceToHost));
       return values;
     };
     kernels.replay(counting, stream);
     kernels.replay(counting, stream);
-    expect(seen_now() == std::vector<int>{11, 4, 1}, "a second launch sees what the first left in the module's globals");
+    expect(seen_now() == std::vector<int>{11, 4, 1, 1, 21},
+           "a second launch sees what the first left in the module's globals and past a variable's end");
     expect(kernels.why_globals_unknown().empty(), "the judge found every global section: " + kernels.why_globals_unknown());
     kernels.restore_globals(stream);
     kernels.replay(counting, stream);
-    expect(seen_now() == std::vector<int>{10, 3, 0}, "set back, the globals hold their first values again, statics included");
+    expect(seen_now() == std::vector<int>{10, 3, 0, 0, 21},
+           "set back, the globals hold their first values again, statics and the bytes past a variable's end included");
     cudaFree(seen);
   } catch (const std::exception& error) {
     std::cout << "FAIL: " << error.what() << '\n';
