@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +24,7 @@
 #include "build.h"
 #include "collect.h"
 #include "commands.h"
+#include "instructor_copy.h"
 #include "process.h"
 
 namespace workbook::runner {
@@ -43,15 +46,45 @@ std::vector<std::string> plain_files(const fs::path& folder) {
   return files;
 }
 
+// An environment variable's whole number, or `fallback` where it is unset or not one.
+std::uint64_t limit_from(const char* variable, std::uint64_t fallback) {
+  const char* set = std::getenv(variable);
+  if (set == nullptr || *set == '\0' || std::string(set).find_first_not_of("0123456789") != std::string::npos) return fallback;
+  return std::stoull(set);
+}
+
+// Why a submitted folder is too large to take, or "": the limits unpack.py holds an archive to (its
+// bytes and its entries, WORKBOOK_UNPACK_MAX_MIB and WORKBOOK_UNPACK_MAX_FILES), counted over its
+// plain files without reading them, and stopped at the first entry past a limit.
+std::string folder_over_limits(const fs::path& folder) {
+  const std::uint64_t max_bytes = limit_from("WORKBOOK_UNPACK_MAX_MIB", 64) << 20;
+  const std::uint64_t max_entries = limit_from("WORKBOOK_UNPACK_MAX_FILES", 10000);
+  std::uint64_t bytes = 0, entries = 0;
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(folder, error); !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    if (++entries > max_entries) return "it holds more than " + std::to_string(max_entries) + " entries";
+    if (it->symlink_status().type() != fs::file_type::regular) continue;
+    bytes += it->file_size(error);
+    if (bytes > max_bytes) return "it holds more than " + std::to_string(max_bytes >> 20) + " MiB";
+  }
+  if (error) return "it cannot be read (" + error.message() + ")";
+  return "";
+}
+
 }  // namespace
+
+std::string archive_extension(const std::string& entry) {
+  std::string name = fs::path(entry).filename().string();
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const std::string extension : {".zip", ".tgz", ".tar.gz", ".tar"})
+    if (name.size() >= extension.size() && name.compare(name.size() - extension.size(), extension.size(), extension) == 0)
+      return extension;
+  return "";
+}
 
 std::optional<std::string> submission_name(const std::string& entry) {
   std::string name = fs::path(entry).filename().string();
-  for (const std::string extension : {".zip", ".tgz", ".tar.gz", ".tar"})
-    if (name.size() >= extension.size() && name.compare(name.size() - extension.size(), extension.size(), extension) == 0) {
-      name.resize(name.size() - extension.size());
-      break;
-    }
+  name.resize(name.size() - archive_extension(entry).size());
   if (name.empty() || name.front() == '.' || name.find('/') != std::string::npos) return std::nullopt;
   // A name that would not print as itself (a control character, a C1 control, bytes that are not
   // UTF-8) names no folder an instructor can read or type, and would be the student's text in every
@@ -90,14 +123,22 @@ void write_not_graded_json(const Checkout& checkout, const std::vector<std::stri
   write_gradescope_json(out, rows, points, seed);
 }
 
-Submission take_submission(const Checkout& checkout, const std::string& path) {
+Submission take_submission(const Checkout& checkout, const std::string& path, const std::string& given_name,
+                           const std::string& given_results) {
   const std::string& root = checkout.root;
   if (!fs::exists(fs::symlink_status(path))) throw Fatal(kExitUsage, "--submission: " + path + " does not exist");
-  const std::optional<std::string> name = submission_name(path);
+  // The submission by its own name in what it is told: a reason reaches the student's results.json,
+  // and the folder it lies in on the grading machine is the instructor's.
+  const std::string submitted = "'" + line_as_data(fs::path(path).filename().string()) + "'";
+  const std::optional<std::string> name = given_name.empty() ? submission_name(path) : std::optional<std::string>(given_name);
   if (!name)
-    throw Fatal(kExitUsage, "--submission: '" + fs::path(path).filename().string() +
+    throw Fatal(kExitUsage, "--submission: '" + line_as_data(fs::path(path).filename().string()) +
                      "' gives no name to keep its results under: name the archive or folder for its student (not empty, not starting with '.')");
-  const std::string results = checkout.results + "/submissions/" + *name, unpacked = results + "/unpacked";
+  const std::string results = given_results.empty() ? checkout.results + "/submissions/" + *name : given_results;
+  const std::string unpacked = results + "/unpacked";
+  // A folder within the limits an archive is unpacked within, measured before anything is copied.
+  if (fs::is_directory(path))
+    if (const std::string why = folder_over_limits(path); !why.empty()) throw Fatal(kExitUsage, "--submission: " + submitted + " is refused: " + why);
   // A file taken again with the same bytes keeps its time, so that its build is not redone: grade-class
   // --build-ahead takes and builds a student's files while the GPU grades the student before, then
   // takes them again to grade them.
@@ -107,19 +148,19 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
       taken_before[file] = {read_text(results + "/taken/" + file), fs::last_write_time(results + "/taken/" + file)};
   fs::remove_all(results);
   fs::create_directories(unpacked);
-  const std::string extension = path.ends_with(".tar.gz") ? "tar.gz" : fs::path(path).extension().string().substr(std::min<std::size_t>(1, fs::path(path).extension().string().size()));
-  if (extension == "tar" || extension == "tar.gz" || extension == "tgz" || extension == "zip") {
+  const std::string extension = archive_extension(path).empty() ? "" : archive_extension(path).substr(1);
+  if (!extension.empty() && !fs::is_directory(path)) {
     const Outcome unpacking = run({{"python3", root + "/grader/runner/unpack.py", path, unpacked}});
     std::string said = unpacking.output;
     while (!said.empty() && said.back() == '\n') said.pop_back();
     if (unpacking.status == 1) {
       fs::remove_all(results);
       const std::string why = said.rfind("refused: ", 0) == 0 ? said.substr(9) : said;
-      throw Fatal(kExitUsage, "--submission: " + path + " is refused: " + why);
+      throw Fatal(kExitUsage, "--submission: " + submitted + " is refused: " + why);
     }
     if (unpacking.status != 0) {
       fs::remove_all(results);
-      throw Fatal(kExitUsage, "--submission: " + path + " is not a " + extension + " archive that can be read (" + said + ")");
+      throw Fatal(kExitUsage, "--submission: " + submitted + " is not a " + extension + " archive that can be read (" + said + ")");
     }
     std::string skipped = said;
     std::replace(skipped.begin(), skipped.end(), '\n', ';');
@@ -132,7 +173,7 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
       fs::permissions(unpacked + "/" + file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
     }
   } else {
-    throw Fatal(kExitUsage, "--submission: " + path + " is neither a folder nor a .tar, .tar.gz, .tgz or .zip");
+    throw Fatal(kExitUsage, "--submission: " + submitted + " is neither a folder nor a .tar, .tar.gz, .tgz or .zip");
   }
   // Each lab's labs/NN_topic/<topic>.cu, perhaps inside the student's own top folder ("alice/labs/...").
   std::map<std::string, std::string> lab_of_file;
@@ -171,6 +212,20 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
       ignored.push_back(file);
     }
   }
+  // A lab's file that is the instructor's solution, as is or edited, is not the student's work: it is
+  // kept in taken/ and not graded (the instructor is told which file it copies; the student is not).
+  std::map<std::string, std::string> copied;
+  if (const char* allowed = std::getenv("WORKBOOK_GRADE_SOLUTION_COPIES"); allowed == nullptr || std::string(allowed) != "1") {
+    const std::vector<InstructorFile> instructor = instructor_files(root);
+    for (const std::string& file : taken) {
+      const std::string lab = lab_of_file[file];
+      std::vector<InstructorFile> solution;  // the lab's reference solution: its file and the headers beside it
+      for (const InstructorFile& one : instructor)
+        if (fs::path(one.path).parent_path() == fs::path("solutions") / lab) solution.push_back(one);
+      if (const std::string same = copy_of_instructor_file(read_text(results + "/taken/" + file), solution); !same.empty())
+        copied[lab] = same;
+    }
+  }
   fs::remove_all(unpacked);  // what is graded is in taken/; the rest is listed in ignored.txt
   std::ofstream ignored_list(results + "/ignored.txt");
   for (const std::string& file : ignored) ignored_list << line_as_data(file) << '\n';  // a name of the student's, one a line
@@ -180,8 +235,8 @@ Submission take_submission(const Checkout& checkout, const std::string& path) {
       (taken.empty() ? "no lab file (a lab file is labs/NN_topic/<topic>.cu, or <topic>.cu alone, a plain file)" : taken_text));
   if (!ignored.empty())
     say("submission " + *name + ": ignores " + std::to_string(ignored.size()) +
-        " other files (only each lab's <topic>.cu is graded; the list: results/submissions/" + *name + "/ignored.txt)");
-  return {*name, results, {labs.begin(), labs.end()}};
+        " other files (only each lab's <topic>.cu is graded; the list: " + checkout.shown(results) + "/ignored.txt)");
+  return {*name, results, {labs.begin(), labs.end()}, copied};
 }
 
 namespace {
@@ -189,11 +244,31 @@ namespace {
 // A class: grade_class() grades every submission in a folder in turn, each in a grading of its own, so
 // that one that does not compile, crashes or hangs gets its reason and the next one runs.
 
-bool is_submission(const fs::directory_entry& entry) {
-  const std::string name = entry.path().filename().string();
-  const auto ends = [&](const std::string& e) { return name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0; };
-  return entry.is_directory() || ends(".tar") || ends(".tar.gz") || ends(".tgz") || ends(".zip") || name == ".zip" ||
-         name == ".tar" || name == ".tgz";
+// The class's own files and folders, beside its students' folders in results/class: no student is
+// given one of these names.
+constexpr const char* kSummaryFile = "summary.txt";
+constexpr const char* kClassCsv = "class.csv";
+constexpr const char* kGradebookFile = "gradebook.csv";
+constexpr const char* kSlurmFolder = "slurm";
+constexpr const char* kJudgesBuildLog = "build.log";  // Build's log of the judges, built once for the class
+const std::set<std::string> kClassOwnNames = {kSummaryFile, kClassCsv, kGradebookFile, kSlurmFolder, kJudgesBuildLog};
+
+// A student's name made from an entry of the class folder that is safe to keep results under and
+// prints as itself: its name without an archive's extension, each byte outside letters, digits and
+// ._+@- made '_' unless the whole is printable UTF-8 (a name like chloé stays as it is), a leading
+// '.' made '_', and "_" for nothing at all.
+std::string safe_student_name(const std::string& entry) {
+  std::string name = fs::path(entry).filename().string();
+  name.resize(name.size() - archive_extension(entry).size());
+  const bool printable_utf8 = line_as_data(name) == name;
+  for (char& c : name) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    const bool plain = std::isalnum(byte) || std::string_view("._+@-").find(c) != std::string_view::npos;
+    if (!plain && !(printable_utf8 && byte >= 0x80)) c = '_';
+  }
+  if (name.empty()) name = "_";
+  if (name.front() == '.') name.front() = '_';
+  return name;
 }
 
 // The GPUs a class is graded on, one student at a time on each: as CUDA_VISIBLE_DEVICES names them
@@ -308,7 +383,7 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
                     SlurmRequest slurm, std::size_t submissions) {
   if (slurm.tasks == 0) slurm.tasks = static_cast<int>(std::min<std::size_t>(submissions, 64));
   slurm.tasks = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(slurm.tasks), submissions));
-  const std::string class_dir = checkout.results + "/class", scripts = class_dir + "/slurm";
+  const std::string class_dir = checkout.results + "/class", scripts = class_dir + "/" + kSlurmFolder;
   fs::create_directories(scripts);
   std::vector<std::string> command = {checkout.build_dir + "/grader/workbook_runner", "grade-class", "--root=" + checkout.root,
                                       "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + checkout.results,
@@ -452,7 +527,7 @@ ClassRequest read_class_request(const Checkout& checkout, Words words) {
 // A student of the class: every entry of the folder, in name order, graded or not, so that the
 // summary and the class CSV keep that order however many GPUs grade at once.
 struct Student {
-  std::string entry, name;  // name: "" when the entry gives no student to keep results under
+  std::string entry, name;  // name: unique in the class, safe as a folder's (list_students)
   std::string line;         // their line of the summary
   std::vector<StepRow> rows;
   int total = 0;            // the steps graded: every student's count, graded or not
@@ -475,23 +550,43 @@ struct Class {
 
   const SlurmRequest& slurm() const { return request.slurm; }
   std::string own(const Student& student) const { return class_dir + "/" + student.name; }
+  // Where their submission's grading keeps what it took, its grade.log (the data keys a replay needs)
+  // and its rows: in the class's folder, so that a class moved aside keeps them.
+  std::string submission_results(const Student& student) const { return own(student) + "/submission"; }
 };
 
-// The class's students, every entry of its folder in name order; an entry whose name gives no
-// student to keep results under is said at once and never graded.
+// The class's students, every entry of its folder in name order, each with a name of its own: made
+// safe (safe_student_name), none of the class's own files, and two entries for one name (alice/ and
+// alice.zip) told apart by a number (alice, alice-2), said on the console. An entry that is neither a
+// folder nor an archive the workbook reads is a student too, not graded, with the reason.
 void list_students(Class& c, const std::vector<std::string>& entries) {
   for (const std::string& lab : c.request.labs) c.steps_of_class += static_cast<int>(c.checkout.step_ids(lab).size());
+  std::set<std::string> taken = kClassOwnNames;
+  for (const std::string& entry : entries) taken.insert(safe_student_name(entry));  // each entry's own name first
+  std::set<std::string> given;
   for (const std::string& entry : entries) {
     Student student;
     student.entry = entry;
-    if (const std::optional<std::string> name = submission_name(entry)) {
-      student.name = *name;
+    const std::string wanted = safe_student_name(entry);
+    student.name = wanted;
+    for (int again = 2; given.contains(student.name) || kClassOwnNames.contains(student.name) ||
+                        (student.name != wanted && taken.contains(student.name));
+         ++again)
+      student.name = wanted + "-" + std::to_string(again);
+    given.insert(student.name);
+    const std::string shown_entry = "'" + line_as_data(fs::path(entry).filename().string()) + "'";
+    if (student.name != fs::path(entry).filename().string() && student.name != submission_name(entry).value_or(""))
+      say(shown_entry + " is the student " + student.name +
+          (student.name == wanted                 ? ""
+           : kClassOwnNames.contains(wanted)      ? " (" + wanted + " is one of the class's own files)"
+                                                  : " (another entry gives " + wanted + ")"));
+    if (fs::is_directory(entry) || !archive_extension(entry).empty()) {
       c.to_grade.push_back(c.students.size());
-    } else {  // its results could not be kept apart from the others'
-      std::ostringstream text;
-      text << std::left << std::setw(24) << ("'" + line_as_data(fs::path(entry).filename().string()) + "'")
-           << " not graded: its name gives no student to keep the results under (empty, or starting with a dot)";
-      student.line = text.str();
+    } else {
+      student.not_graded = true;
+      student.total = c.steps_of_class;
+      student.note = shown_entry + " is not a submission the workbook reads: hand in a folder, or a .zip, .tar, .tar.gz or .tgz of one";
+      student.line = summary_line(student.name, 0, student.total, 0, student.note);
       std::cout << student.line << std::endl;
     }
     c.students.push_back(student);
@@ -510,7 +605,8 @@ Command grading_command(Class& c, std::size_t job, std::size_t slot, std::size_t
   const Checkout& checkout = c.checkout;
   std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + checkout.root,
                                    "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + checkout.results,
-                                   "--", "--submission", student.entry, "--judges-built"};
+                                   "--", "--submission", student.entry, "--as", student.name, "--submission-results",
+                                   c.submission_results(student), "--judges-built"};
   argv.insert(argv.end(), c.request.labs.begin(), c.request.labs.end());
   argv.insert(argv.end(), c.request.passed_on.begin(), c.request.passed_on.end());
   if (!c.request.points_path.empty()) argv.insert(argv.end(), {"--points", c.request.points_path});
@@ -536,7 +632,7 @@ void take_verdict(Class& c, std::size_t job, std::size_t slot, int status) {
   Student& student = c.students[c.to_grade[job]];
   const std::string console = read_text(c.own(student) + "/grade.txt");
   // The rows this runner itself wrote for the submission's grading.
-  const std::string rows_path = c.checkout.results + "/submissions/" + student.name + "/grade-rows.tsv";
+  const std::string rows_path = c.submission_results(student) + "/grade-rows.tsv";
   if (status != kExitUsage && fs::exists(rows_path)) student.rows = read_rows(rows_path);
   int passed = 0;
   double score = 0;
@@ -552,6 +648,9 @@ void take_verdict(Class& c, std::size_t job, std::size_t slot, int status) {
     gpu_missing = gpu_missing || row.reason == kNoGpuReason;  // beside a lab that failed unbuilt, the exit is 1
   }
   std::string& note = student.note;
+  // A lab file that copies the instructor's solution: the instructor reads which, here.
+  if (const std::string copied = read_text(c.submission_results(student) + "/copied.txt"); !copied.empty())
+    note = lines_of(copied).front();
   if (gpu_missing) {
     note = "no GPU visible";
     c.no_gpu = true;
@@ -625,13 +724,12 @@ void merge_slurm_tasks(Class& c) {
 // The class's files: the summary's lines, every step in class.csv (a failed row per step, saying
 // why, for a student not graded, whose results.json says so too), and the gradebook.
 void write_class_files(const Class& c, std::ostream& summary) {
-  const std::string csv = c.class_dir + "/class.csv";
+  const std::string csv = c.class_dir + "/" + kClassCsv;
   const ClassRequest& r = c.request;
   std::vector<std::string> students;        // every named submission, graded or not: the gradebook's rows
   std::map<std::string, LabScores> scores;  // their points, lab by lab
   for (const Student& student : c.students) {
     summary << student.line << '\n';
-    if (student.name.empty()) continue;
     students.push_back(student.name);
     const std::string own = c.own(student);
     if (student.not_graded) {
@@ -648,7 +746,7 @@ void write_class_files(const Class& c, std::ostream& summary) {
   }
   summary.flush();
   // The scores in the form gradebooks import: a row per student, a column of points per lab.
-  std::ofstream gradebook(c.class_dir + "/gradebook.csv");
+  std::ofstream gradebook(c.class_dir + "/" + kGradebookFile);
   write_gradebook(gradebook, students, r.labs, scores);
   const std::string shown_class = c.checkout.shown(c.class_dir);
   say("class table: " + shown_class + "/summary.txt; every step: " + shown_class + "/class.csv; points per lab, to import into a "
@@ -668,8 +766,7 @@ int grade_class(const Checkout& checkout, Words words) {
     c.points = read_points(r.points_path);
   }
   std::vector<std::string> entries;
-  for (const fs::directory_entry& entry : fs::directory_iterator(r.dir))
-    if (is_submission(entry)) entries.push_back(entry.path().string());
+  for (const fs::directory_entry& entry : fs::directory_iterator(r.dir)) entries.push_back(entry.path().string());
   std::sort(entries.begin(), entries.end());
   if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + r.dir + " holds no submission (a folder or an archive each)");
   // A Slurm task or the merge works in the class folder its submission made; anything else starts it afresh.
@@ -707,7 +804,7 @@ int grade_class(const Checkout& checkout, Words words) {
   }
   // Every student's line, their name and what went wrong in their own words among it: as data.
   AsDataFile summary;
-  if (slurm.task < 0) summary.open(c.class_dir + "/summary.txt", std::ios::trunc);
+  if (slurm.task < 0) summary.open(c.class_dir + "/" + kSummaryFile, std::ios::trunc);
   r.passed_on.insert(r.passed_on.end(), {"--seed", r.seed});
   if (slurm.task >= 0)
     say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " + r.dir +

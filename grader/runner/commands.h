@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,14 +35,25 @@ struct Submission {
   std::string name;               // the student's, from the archive's or folder's name
   std::string results;            // results/submissions/NAME
   std::vector<std::string> labs;  // the labs whose file it holds
+  // lab -> the instructor's solution file its file copies, as is or edited (instructor_copy.h): not
+  // graded. Empty where WORKBOOK_GRADE_SOLUTION_COPIES=1 (the workbook's own tests, which grade the
+  // reference solutions as students' files) or the checkout has no solutions/.
+  std::map<std::string, std::string> copied;
 };
 // Unpacks `path` and takes its lab files; a usage error that says why when it cannot be taken.
-Submission take_submission(const Checkout& checkout, const std::string& path);
+// `name` and `results`, where given (grade-class's), are the student's name and where their
+// submission's results go, instead of the name from the path and results/submissions/NAME.
+Submission take_submission(const Checkout& checkout, const std::string& path, const std::string& name = "",
+                           const std::string& results = "");
 
 // The name a submission's results are kept under: its archive's or folder's name without the
 // extension; nullopt when that gives no student (empty, hidden, or a name that would not print as
 // itself: a control character, a C1 control, bytes that are not UTF-8; as_data.h).
 std::optional<std::string> submission_name(const std::string& entry);
+
+// The archive extension a submission's name ends with, in lower case (".zip", ".tgz", ".tar.gz",
+// ".tar"), whatever its case; "" for none.
+std::string archive_extension(const std::string& entry);
 
 // The points file's steps: each an id of a lab's steps (as its handout and header number them),
 // each named once. A mistake is a usage error with the file and line, before anything runs.
@@ -55,6 +67,9 @@ inline constexpr const char* kNoDeviceTraceAnyMore =
 
 // The reason each step of a grading without a GPU fails with, when a report is asked for.
 inline constexpr const char* kNoGpuReason = "not graded: no CUDA GPU is visible on this machine";
+// A submitted lab file that is the instructor's solution: what the student reads (which file it
+// copies, and how it was found, is the instructor's to know: results/.../copied.txt, grade.log).
+inline constexpr const char* kNotTheStudentsWork = "not graded: this file cannot be graded as your work; ask your instructor why";
 
 // The results.json of a submission that was not graded (refused, empty, its Slurm task ended
 // first): every step of `labs` (none: every lab) a failed test that says why, so that every

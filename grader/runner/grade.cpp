@@ -46,6 +46,9 @@ struct Request {
   // grade-class's worker slot (--class-slot, one per GPU): a submission's build folder of its own,
   // so that students graded at once on several GPUs never build in the same folder.
   int class_slot = 0;
+  // grade-class's (--as, --submission-results): the student's name in the class, unique there, and
+  // the folder of the class's where their submission's results go.
+  std::string as_name, submission_results;
   // grade-class --build-ahead's: take the submission and build it, and grade nothing (yet).
   bool build_only = false;
   // grade-class's (--judges-built): the labs' judges are built in the checkout's build already, once
@@ -144,6 +147,8 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
     else if (word == "--build-only") r.build_only = true;  // grade-class --build-ahead's
     else if (word == "--judges-built") r.judges_built = true;  // grade-class's
+    else if (word == "--as") r.as_name = words.value("a student's name");  // grade-class's
+    else if (word == "--submission-results") r.submission_results = words.value("a folder");  // grade-class's
     else if (word == "--class-slot") {  // grade-class's, for the build folder of the GPU it grades on
       const std::string slot = words.value("a number");
       if (!std::regex_match(slot, std::regex("[0-9]{1,3}")))
@@ -165,6 +170,18 @@ Request read_request(const Checkout& checkout, Words words) {
     return std::any_of(whole.begin(), whole.end(), [&](const std::string& lab) { return lab.substr(0, 2) == id.substr(0, 2); });
   });
   check_request(checkout, r, "grades a student's files");
+  // grade-class's options name a folder it empties: only one of the results' own, for a student's name.
+  if (!r.as_name.empty() && (r.as_name.front() == '.' || r.as_name.find('/') != std::string::npos || line_as_data(r.as_name) != r.as_name))
+    throw Fatal(kExitUsage, "--as takes a student's name as grade-class gives one (no '/', not starting with '.'), not '" +
+                                line_as_data(r.as_name) + "'");
+  if (!r.submission_results.empty()) {
+    const fs::path results = fs::weakly_canonical(fs::absolute(checkout.results));
+    const fs::path asked = fs::weakly_canonical(fs::absolute(r.submission_results));
+    const auto [ends, inside] = std::mismatch(results.begin(), results.end(), asked.begin(), asked.end());
+    if (ends != results.end() || inside == asked.end())
+      throw Fatal(kExitUsage, "--submission-results is grade-class's: a folder inside " + checkout.shown(checkout.results) + ", not " +
+                                  line_as_data(r.submission_results));
+  }
   // A student's host code never runs in the process that judges it (docs/integrity.md, part 1).
   if (!r.judge && r.implementation != "solution")
     throw Fatal(kExitUsage, "--linked runs the graded file's host code inside its grader, so it grades only the reference "
@@ -288,6 +305,7 @@ struct Grading {
   bool someone_elses_file = false;
   std::vector<std::string> labs, broken, missing, only_steps;
   std::map<std::string, std::string> refusals;  // lab -> the include check's findings
+  std::map<std::string, std::string> copied;    // lab -> the instructor's solution its file copies
   std::map<std::string, std::string> miscompiled;  // lab -> why its GPU code is not the build's
   std::string rows_path, log_path, json, junit, points;
   std::string bars;  // which bars graded: this GPU's profile or the built-in ones, named under the scorecard
@@ -700,14 +718,16 @@ namespace {
 struct Built {
   std::optional<Build> build;
   LabsBuilt labs;
+  std::map<std::string, std::string> copied;  // labs not built: the submission's file is the instructor's
   std::chrono::steady_clock::time_point began, ended;
 };
 
 // The graders of what the request grades, built: a submission's files taken in and built in a
 // folder of their own (its slot's, in a class), graded by the checkout's judges.
 Built build_for(const Checkout& checkout, Request& r) {
+  Built built;
   if (!r.submission.empty()) {
-    const Submission taken = take_submission(checkout, r.submission);
+    const Submission taken = take_submission(checkout, r.submission, r.as_name, r.submission_results);
     if (r.labs.empty()) {
       r.labs = taken.labs;
       if (r.labs.empty())
@@ -715,12 +735,13 @@ Built build_for(const Checkout& checkout, Request& r) {
                                     checkout.topic_file(checkout.labs().front()));
     }
     r.results = taken.results;
+    for (const auto& [lab, solution] : taken.copied)  // of the labs this grading grades
+      if (std::find(r.labs.begin(), r.labs.end(), lab) != r.labs.end()) built.copied[lab] = solution;
   }
   if (r.labs.empty()) r.labs = checkout.labs();
   const bool submission = !r.submission.empty();
   std::string submissions_build = checkout.root + "/build/submissions-" + checkout.preset;
   if (r.class_slot > 0) submissions_build += "-slot" + std::to_string(r.class_slot);
-  Built built;
   built.began = std::chrono::steady_clock::now();
   const Build& build = built.build.emplace(checkout, submission ? submissions_build : checkout.build_dir, r.results);
   // A submission is graded by the checkout's judges: built here, or by grade-class before its students.
@@ -730,7 +751,10 @@ Built build_for(const Checkout& checkout, Request& r) {
       throw Fatal(kExitFailed, "the judge of " + lab + " is not built in " + checkout.shown(checkout.build_dir) +
                                    " (grade-class builds every lab's judge there before its students)");
   if (submission) build.configure({"-DWORKBOOK_SUBMISSION=" + r.results + "/taken"});
-  built.labs = build.graders(r.labs, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
+  std::vector<std::string> to_build;
+  for (const std::string& lab : r.labs)
+    if (!built.copied.contains(lab)) to_build.push_back(lab);
+  built.labs = build.graders(to_build, submission ? "submission" : r.implementation, r.results + "/taken", r.judge);
   built.ended = std::chrono::steady_clock::now();
   return built;
 }
@@ -755,6 +779,7 @@ void start_grading(Grading& g, const Request& r, const Built& built) {
   g.broken = built.labs.broken;
   g.missing = built.labs.missing;
   g.refusals = built.labs.refused;
+  g.copied = built.copied;
   g.miscompiled = built.labs.miscompiled;
   g.only_steps = r.steps;
   g.json = r.json;
@@ -798,6 +823,14 @@ void fail_labs_not_graded(Grading& g, const LabsBuilt& built) {
   for (const auto& [lab, findings] : g.refusals) {  // refused before compiling
     g.log << findings;
     fail_every_step(lab, "refused by the include check", refusal_reason(findings, g.results_shown()));
+  }
+  // The instructor's own solution handed in: the instructor reads which file it copies on the console,
+  // in grade.log and in the class's summary; the student's results say only that it was not graded.
+  for (const auto& [lab, solution] : g.copied) {
+    const std::string instructor_reason = lab + " is a copy of the instructor's " + solution + ": not graded";
+    g.log << instructor_reason << '\n';
+    std::ofstream(g.results + "/copied.txt", std::ios::app) << instructor_reason << '\n';
+    fail_every_step(lab, "a copy of the instructor's " + solution, kNotTheStudentsWork);
   }
   // Built, but for other GPU code than the build's: its kernels would run as code nobody graded.
   for (const auto& [lab, finding] : g.miscompiled) {

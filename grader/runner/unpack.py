@@ -131,7 +131,7 @@ def main():
     os.makedirs(folder, mode=0o755, exist_ok=True)
     writer = Writer(folder)
     try:
-        if path.endswith(".zip"):
+        if path.lower().endswith(".zip"):
             unpack_zip(path, writer)
         else:
             unpack_tar(path, writer)
@@ -140,7 +140,7 @@ def main():
         return 1
     except (tarfile.TarError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
             NotImplementedError, RuntimeError) as error:
-        tool = "zip" if path.endswith(".zip") else "tar"
+        tool = "zip" if path.lower().endswith(".zip") else "tar"
         print(f"{tool} says: {as_data(str(error))}", file=sys.stderr)
         return 2
     for entry in writer.skipped:

@@ -34,7 +34,7 @@ grade_the_class() {
   [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || [ "$status" -eq 77 ] || fail "grade-class $* exited $status"
   for who in ann ben cat; do
     grep -qE "^$who +" "$WORKBOOK_RESULTS/class/summary.txt" || fail "$who has no line in the summary"
-    compiled=$(grep -cE "Building CUDA object .*submissions/$who/taken/labs/02_memory/memory\.cu" "$WORKBOOK_RESULTS/submissions/$who/build.log")
+    compiled=$(grep -cE "Building CUDA object .*class/$who/submission/taken/labs/02_memory/memory\.cu" "$WORKBOOK_RESULTS/class/$who/submission/build.log")
     if [ -f "$WORKBOOK_RESULTS/class/$who/build-ahead.txt" ]; then
       grep -q "built ahead in build/submissions-" "$WORKBOOK_RESULTS/class/$who/build-ahead.txt" || fail "$who's build ahead did not say where"
       [ "$compiled" -eq 0 ] && echo "ok: $who was built ahead, and their grading compiled nothing of theirs" ||

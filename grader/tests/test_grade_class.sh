@@ -12,6 +12,8 @@ command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^G
 "$root/grader/tests/class_fixtures.sh" "$root" "$work/submissions" || exit 1
 # The class's results are this test's own: an instructor's results/class is never touched.
 export WORKBOOK_RESULTS="$work/results"
+# The reference solutions (or files made from them) are handed in on purpose: graded, not refused as copies.
+export WORKBOOK_GRADE_SOLUTION_COPIES=1
 rm -rf "$WORKBOOK_RESULTS"
 "$root/workbook" grade-class "$work/submissions" 05 --timeout 30 --seed 7 >"$work/grade-class.log" 2>&1
 echo "grade-class exit code $?"
@@ -32,7 +34,7 @@ for name in all_steps untouched three_steps slow_final does_not_compile hangs fa
 done
 grep -q '"leaderboard": \[{"name": "05_fft 05.5, % of cuFFT"' "$WORKBOOK_RESULTS/class/all_steps/results.json" ||
   { echo "FAIL: all_steps's results.json has no leaderboard entry"; failures=$((failures + 1)); }
-grep -qx 'labs/05_fft/given.cuh' "$WORKBOOK_RESULTS/submissions/all_steps/ignored.txt" ||
+grep -qx 'labs/05_fft/given.cuh' "$WORKBOOK_RESULTS/class/all_steps/submission/ignored.txt" ||
   { echo "FAIL: the submission's own given.cuh was not ignored"; failures=$((failures + 1)); }
 [ "$(grep -c '^all_steps,05_fft,' "$WORKBOOK_RESULTS/class/class.csv")" -eq 5 ] ||
   { echo "FAIL: class.csv has not five lines for all_steps"; failures=$((failures + 1)); }

@@ -14,6 +14,8 @@ done
 [ "$(id -u)" -eq 0 ] || { echo "a Slurm node of its own needs root here: skipped"; exit 77; }
 rm -rf "$work"; mkdir -p "$work"
 export WORKBOOK_RESULTS="$work/results"  # the class's results are this test's own
+# The reference solutions (or files made from them) are handed in on purpose: graded, not refused as copies.
+export WORKBOOK_GRADE_SOLUTION_COPIES=1
 node=$work/slurm
 eval "$("$root/grader/tests/slurm_node.sh" start "$node")" || exit 1
 trap '"$root/grader/tests/slurm_node.sh" stop "$node"' EXIT

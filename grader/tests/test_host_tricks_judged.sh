@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The trust boundary through the front door (issues 44, 62): four students of lab 02 whose host code
+# The trust boundary through the front door (issues 44, 62, 76): eight students of lab 02 whose host code
 # or kernels cheat, graded by grade-class as any class is. Each copies honestly (a float4 copy at the step's
 # occupancy: 02.1-02.3 clear their bars, 02.4 and 02.6 cannot) and adds one trick, made from lab
 # 02's mutants as a student hands a file in (one_file_solution.py):
@@ -13,6 +13,8 @@
 #              planner reads nothing of the checkout or of results/, so it copies honestly);
 #   chainer:   starts 64 processes, each in a session of its own and handed to a new parent, each
 #              spinning (they end with its planner's PID namespace);
+#   rememberer: copies only while a word past its __device__ variable's end is clear, and sets it
+#              after (every call finds its module as loaded, the word's slot included);
 #   drawer:    throws terminal escape sequences that would redraw the console with a PASS (every
 #              step fails, and no raw escape byte reaches any file or the console).
 # Each must get exactly its honest copy's verdicts in class.csv, no forged text may reach the
@@ -24,9 +26,12 @@ root=$1 work=$2
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
 rm -rf "$work"; mkdir -p "$work"; chmod 755 "$work"
 export WORKBOOK_RESULTS="$work/results"  # the class's results are this test's own
+# The reference solutions (or files made from them) are handed in on purpose: graded, not refused as copies.
+export WORKBOOK_GRADE_SOLUTION_COPIES=1
 mutants="$root/solutions/02_memory/proofs/mutants"
 for pair in forger:forges_rows scribbler:scribbles_by_pointer straggler:outlives_its_step printer:prints_like_the_grader \
-            reader:reads_the_answer_key chainer:chain_outlives_its_step drawer:redraws_the_terminal; do
+            reader:reads_the_answer_key chainer:chain_outlives_its_step rememberer:remembers_past_its_variable \
+            drawer:redraws_the_terminal; do
   student=${pair%%:*} mutant=${pair#*:}
   python3 "$root/grader/tests/one_file_solution.py" "$mutants/$mutant.cu" "$work/class/$student/labs/02_memory/memory.cu" || exit 2
 done
@@ -42,7 +47,7 @@ for row in csv.DictReader(open(sys.argv[1])):
     if row["step"].strip():
         verdicts[(row["student"], row["step"].split()[0])] = row["verdict"]
 bad = 0
-for student in ("forger", "scribbler", "straggler", "printer", "reader", "chainer", "drawer"):
+for student in ("forger", "scribbler", "straggler", "printer", "reader", "chainer", "rememberer", "drawer"):
     for step, want in (("02.1", "PASS"), ("02.2", "PASS"), ("02.3", "PASS"), ("02.4", "FAIL"), ("02.6", "FAIL")):
         if student == "drawer":
             want = "FAIL"  # it throws at every call
@@ -61,7 +66,7 @@ forged() {  # forged WHAT FILES...: none of the files holds the forged rows' tex
 forged "the console" "$work/console.log"
 forged "class.csv and the summary" "$results/class/class.csv" "$results/class/summary.txt"
 forged "the students' results.json" "$results"/class/*/results.json
-forged "the students' rows" "$results"/submissions/*/grade-rows.tsv
+forged "the students' rows" "$results"/class/*/submission/grade-rows.tsv "$results"/submissions/*/grade-rows.tsv
 # The reader found no solution to throw: its text is in no file and not on the console.
 if grep -rl 'THE ANSWER KEY' "$work/console.log" "$results" --exclude-dir=taken; then
   echo "FAIL: the reference solution's text reached a file"; failures=$((failures + 1))
@@ -75,7 +80,7 @@ elif ! grep -rq 'PASS' "$results"/class/drawer*/results.json 2>/dev/null; then
 else echo "ok: the drawer's escape sequences reached every file as text"; fi
 # The printer's kernels printed into the judge's standard output, which became its grade.log: every
 # line of theirs is there after "| " (some are, or the test proves nothing), none at a line's start.
-printer_log=$(grep -l '6 of 6 steps pass FORGED' "$results"/submissions/*/grade.log 2>/dev/null | head -1)
+printer_log=$(grep -l '6 of 6 steps pass FORGED' "$results"/class/*/submission/grade.log "$results"/submissions/*/grade.log 2>/dev/null | head -1)
 if [ -z "$printer_log" ]; then echo "FAIL: the printer's kernels printed nothing into a grade.log"; failures=$((failures + 1))
 elif grep -n 'FORGED' "$printer_log" | grep -qv '^[0-9]*:| '; then
   echo "FAIL: a kernel's forged line reached $printer_log unlabelled:"; grep -n 'FORGED' "$printer_log" | grep -v '^[0-9]*:| ' | head -3

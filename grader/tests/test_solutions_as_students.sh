@@ -17,6 +17,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 chmod 755 "$scratch"  # as root, steps run as users of their own, who must reach the student's checkout's graders
 export WORKBOOK_RESULTS="$scratch/results"  # its gradings' results are this test's own
+# The reference solutions (or files made from them) are handed in on purpose: graded, not refused as copies.
+export WORKBOOK_GRADE_SOLUTION_COPIES=1
 failures=0
 topic_of() { sed -nE 's/.*TOPIC ([A-Za-z0-9_]+).*/\1/p' "$root/labs/$1/CMakeLists.txt" | head -n 1; }
 
