@@ -28,7 +28,10 @@ inline const workbook::proofs::Table kProofs{
         },
     // Its defence reads machine code: judged, from the dump the build wrote beside the file's library.
     // The decoy, judged as a student's file is: the judge's replays are timed launch by launch too.
+    // The same ring reusing its stages at the timed size alone (issue 76): the check reads the timed
+    // plans' kernels too.
     .judged_defence_mutants = {{"stage_reused_before_read", workbook::Defence::kStageReuse, "02.6"},
+                               {"reuses_stages_only_when_timed", workbook::Defence::kStageReuse, "02.6"},
                                {"decoy_launch", workbook::Defence::kWorkLaunches, "02.1,02.4"}},
     // Each #include leaves the lab: the #include check refuses it before it is compiled.
     .include_mutants = {{"include_the_solution", "'..' leaves the folder"},
