@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -364,7 +365,13 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
   double score = 0;
   for (const StepVerdict& v : all) score += points.score(v);
   out << "{\n  \"score\": " << fixed(score, 2) << ",\n";
-  if (!seed.empty())
+  // The seed where a step ran; where none did (every reason a "not graded: ..."), what it was not.
+  const bool none_ran = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const StepRow& row) {
+    return row.reason.rfind("not graded", 0) == 0;
+  });
+  if (none_ran)
+    out << "  \"output\": \"" << json_text("nothing was graded: each step below says why") << "\",\n";
+  else if (!seed.empty())
     out << "  \"output\": \"" << json_text("graded with seed " + seed + ": ./workbook grade --seed " + seed + " replays the same inputs")
         << "\",\n";
   out << "  \"tests\": [\n";
@@ -480,9 +487,9 @@ void append_class_csv(const std::string& path, const std::string& student, const
         !v.applicable ? "n/a" : v.passed ? "PASS" : v.correct ? "FAIL (correct, below the bar)" : "FAIL";
     out << csv_field(student) << ',' << csv_field(v.lab) << ',' << csv_field(v.step) << ',' << csv_field(verdict) << ','
         << fixed(points.score(v), 2) << ',' << fixed(points.max_score(v), 2) << ',' << csv_field(row.measured_at) << ','
-        << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(row.rate_unit) << ','
-        << number(row.percent_of_peak) << ',' << csv_field(row.reference) << ',' << number(row.speedup) << ','
-        << csv_field(v.summary) << ',' << csv_field(seed) << '\n';
+        << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(std::isnan(row.rate) ? "" : row.rate_unit) << ','
+        << number(row.percent_of_peak) << ',' << csv_field(std::isnan(row.percent_of_peak) ? "" : row.reference) << ','
+        << number(row.speedup) << ',' << csv_field(v.summary) << ',' << csv_field(seed) << '\n';
   }
   if (!out) throw std::runtime_error("cannot write " + path);
 }

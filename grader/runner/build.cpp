@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <iostream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "as_data.h"
@@ -151,6 +152,23 @@ bool Build::targets(const std::vector<std::string>& targets, bool keep_going) co
   return status == 0;
 }
 
+void Build::show_warnings(const std::map<std::string, std::string>& file_of) const {
+  // The compiler's and ptxas's warnings on a student's file (an unused variable, local memory, a
+  // spill), each once, at the file as the student names it: the rest of the build's are ours.
+  const std::vector<std::string> lines = lines_of(read_text(log()));
+  std::set<std::string> said;
+  for (const auto& [lab, file] : file_of) {
+    if (file.empty()) continue;
+    for (std::size_t i = 0; i < lines.size() && said.size() < 20; ++i) {
+      const std::string& line = lines[i];
+      const std::size_t at = line.find(file);
+      if (line.find("warning") == std::string::npos || (at == std::string::npos && !line.starts_with("ptxas warning"))) continue;
+      const std::string shown = at == std::string::npos ? line : checkout_.topic_file(lab) + line.substr(at + file.size());
+      if (said.insert(shown).second) say("warning: " + shown);
+    }
+  }
+}
+
 void Build::show_errors() const {
   const std::vector<std::string> lines = lines_of(read_text(log()));
   static const std::regex error("error|FAILED");
@@ -165,7 +183,11 @@ void Build::show_errors() const {
       }
   if (shown.empty())
     for (std::size_t i = lines.size() > 40 ? lines.size() - 40 : 0; i < lines.size(); ++i) shown.push_back(lines[i]);
-  for (const std::string& line : shown) std::cerr << line << '\n';
+  // A compiler's or linker's command line runs to thousands of characters: its start says which.
+  constexpr std::size_t kLongestShown = 240;
+  for (const std::string& line : shown)
+    if (line.size() <= kLongestShown) std::cerr << line << '\n';
+    else std::cerr << line.substr(0, kLongestShown) << " ... (" << line.size() << " characters; whole in " << checkout_.shown(log()) << ")\n";
 }
 
 namespace {
@@ -320,6 +342,7 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
       result.built.push_back(lab);
     }
   }
+  show_warnings(file_of);
   if (!result.broken.empty()) {
     show_errors();
     std::string broken;

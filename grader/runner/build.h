@@ -55,6 +55,9 @@ class Build {
   bool targets(const std::vector<std::string>& targets, bool keep_going = false) const;
   // The compiler's first errors, or the log's end when there are none to pick out, on stderr.
   void show_errors() const;
+  // The warnings the build's log holds on each lab's student file (lab -> the file as built), on
+  // the console, at the file as the student names it.
+  void show_warnings(const std::map<std::string, std::string>& file_of) const;
   // The compiler's first error, at the line of the student's file that caused it, named from labs/
   // ("labs/02_memory/memory.cu(35): error: ..."), for a failed step's reason; a launcher defined
   // with other parameters than its header's, at its definition in `student_file` (shown as

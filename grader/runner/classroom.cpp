@@ -787,6 +787,9 @@ int grade_class(const Checkout& checkout, Words words) {
   // The labs' judges, once for the class (a Slurm class's when it is submitted): each student's build
   // folder then compiles their files alone, and no two gradings at once build in the checkout's.
   if (!slurm_job) {
+    // Said before minutes of building, not after them: without a GPU nothing will be graded.
+    if (!on_path("nvidia-smi") || gpu_name().empty())
+      say("no CUDA GPU is visible here: the submissions will be built and audited, not graded");
     say("building the labs' judges once, for every student (build/" + checkout.preset + ")");
     Build(checkout, checkout.build_dir, c.class_dir).judges(r.labs);
   }

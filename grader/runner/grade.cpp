@@ -839,9 +839,47 @@ void fail_labs_not_graded(Grading& g, const LabsBuilt& built) {
   }
 }
 
+// The lines of a student's file that launch a kernel past workbook::launch (`<<<...>>>`, or the
+// runtime's or driver's launch functions named), comments and strings left out: on a GPU, the
+// planner refuses each such launch and every step that makes one fails. Said without a GPU too.
+std::vector<std::string> launches_past_workbook_launch(const std::string& file, const std::string& shown) {
+  std::vector<std::string> found;
+  std::ifstream in(file);
+  static const std::regex launch(R"(<<<|\b(cudaLaunchKernel(Ex|ExC)?|cudaLaunchCooperativeKernel|cuLaunchKernel(Ex)?|cudaGraphLaunch)\b)");
+  bool in_comment = false;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    std::string code;  // the line without its comments and string literals
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (in_comment) {
+        if (line.compare(i, 2, "*/") == 0) in_comment = false, ++i;
+      } else if (line.compare(i, 2, "/*") == 0) {
+        in_comment = true, ++i;
+      } else if (line.compare(i, 2, "//") == 0) {
+        break;
+      } else if (line[i] == '"') {
+        for (++i; i < line.size() && line[i] != '"'; ++i)
+          if (line[i] == '\\') ++i;
+      } else {
+        code += line[i];
+      }
+    }
+    if (std::regex_search(code, launch))
+      found.push_back(shown + "(" + std::to_string(number) + "): launches past workbook::launch; on a GPU every step that makes this "
+                      "launch fails: launch with workbook::launch(kernel, grid, block, shared_bytes, stream, arguments...)");
+  }
+  return found;
+}
+
 // No GPU here: what is known without one is written (the labs that failed already, or results files
 // that say why), and the exit status says which.
 int stop_without_gpu(Grading& g, const Request& r) {
+  for (const std::string& lab : g.implementation == "solution" ? std::vector<std::string>{} : g.labs) {
+    const std::string file = g.implementation == "submission" ? g.results + "/taken/" + g.checkout.topic_file(lab)
+                                                              : g.checkout.root + "/" + g.checkout.topic_file(lab);
+    for (const std::string& finding : launches_past_workbook_launch(file, g.checkout.topic_file(lab))) say("warning: " + finding);
+  }
   // A lab that did not compile (or was refused) has failed whether or not a GPU is here: its steps'
   // rows are the scorecard, and the exit status is a failure's.
   const bool failed_already = !g.rows.empty();
@@ -962,8 +1000,13 @@ int grade_request(const Checkout& checkout, Request& r) {
   // file's host code follows: it runs only in its planner, on nothing the judge measures, and
   // ordinary C++ (streams, printf, malloc, static locals) is the student's to use.
   if (g.judge)
-    for (const std::string& lab : g.labs)
-      say(lab + ": " + checkout.topic_file(lab) + " built: its host code will run only in its planner, its kernels in the judge");
+    for (const std::string& lab : g.labs) {
+      // The file that was built: the reference solution's, the submission's, or the student's own.
+      const std::string file = g.implementation == "solution"     ? "solutions/" + lab + "/" + checkout.topic_of(lab) + ".cu"
+                               : g.implementation == "submission" ? "the submission's " + checkout.topic_file(lab)
+                                                                  : checkout.topic_file(lab);
+      say(lab + ": " + file + " built: its host code will run only in its planner, its kernels in the judge");
+    }
   fail_labs_not_graded(g, built.labs);
   // What is left was built for the build's GPU code, and is graded.
   if (!r.profile.empty() && g.labs.empty()) return kExitFailed;  // said above: it did not build

@@ -148,7 +148,7 @@ int handout(const Checkout& checkout, Words words) {
   // tests install nothing a student's would not (no Slurm).
   fs::create_directories(checkout.results);
   const std::string log = checkout.results + "/handout.log";
-  say("handout: building it from scratch and running its tests, as a student would (./workbook test there; log: " +
+  say("handout: building it from scratch and running its tests, as a student would (about 25 minutes on 2 cores; ./workbook test there; log: " +
       checkout.shown(log) + ")");
   const std::vector<std::pair<std::string, std::string>> preset = {
       {"WORKBOOK_PRESET", checkout.preset}, {"WORKBOOK_RESULTS", ""}, {"WORKBOOK_REQUIRE_SLURM", ""}};

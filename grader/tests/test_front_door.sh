@@ -192,6 +192,27 @@ else
   failures=$((failures + 1))
 fi
 
+# Without a GPU a student still hears what will fail on one: a launch past workbook::launch (the
+# planner refuses it), and the compiler's warnings on their own file, at their line.
+mkdir -p "$scratch/launches/labs/02_memory"
+{ cat "$root/labs/02_memory/memory.cu"
+  echo '__global__ void my_kernel(float* out) { int unused_here = 3; out[0] = 1.0f; }'
+  echo 'void my_launcher(float* out) { /* my_kernel<<<1, 1>>>(out) is what I tried first */ my_kernel<<<1, 1>>>(out); }'
+} >"$scratch/launches/labs/02_memory/memory.cu"
+launches=$(env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 02 --submission "$scratch/launches" 2>&1)
+lines=$(wc -l <"$root/labs/02_memory/memory.cu")
+if grep -q "warning: labs/02_memory/memory.cu($((lines + 2))): launches past workbook::launch" <<<"$launches" &&
+   [ "$(grep -c 'launches past workbook::launch' <<<"$launches")" -eq 1 ]; then
+  echo "ok: without a GPU, a <<<>>> launch is named at its line (once: the one in a comment is not)"
+else
+  echo "FAIL: without a GPU, the <<<>>> launch was not named:"; grep -E "warning|launch" <<<"$launches" | head -5; failures=$((failures + 1))
+fi
+if grep -qE "warning: labs/02_memory/memory.cu\($((lines + 1))\): warning .*unused_here" <<<"$launches"; then
+  echo "ok: the compiler's warning on the student's file is on the console, at the student's line"
+else
+  echo "FAIL: the compiler's warning on the student's file was not shown:"; grep -i "warning" <<<"$launches" | head -5; failures=$((failures + 1))
+fi
+
 # grade-class without a GPU: every submission is built and audited, none graded, and it exits 77.
 mkdir -p "$scratch/cpu_class/bob/labs/01_latency"
 cp "$root/labs/01_latency/latency.cu" "$scratch/cpu_class/bob/labs/01_latency/"

@@ -144,6 +144,12 @@ TEST_CASE("Gradescope results.json: one test per step, escaped output, a total a
   std::ostringstream seeded;
   write_gradescope_json(seeded, {judged("02.1", "PASS")}, {}, "7");
   CHECK(seeded.str().find("\"output\": \"graded with seed 7: ./workbook grade --seed 7 replays the same inputs\",") != std::string::npos);
+  // Where no step ran (each a "not graded: ..."), no seed is said to have graded anything.
+  std::ostringstream none;
+  write_gradescope_json(none, {judged("02.1", "FAIL", "not graded: no CUDA GPU is visible"), judged("02.2", "FAIL", "not graded: x")}, {},
+                        "7");
+  CHECK(none.str().find("graded with seed") == std::string::npos);
+  CHECK(none.str().find("\"output\": \"nothing was graded: each step below says why\",") != std::string::npos);
 }
 
 namespace {
@@ -198,6 +204,16 @@ TEST_CASE("the class CSV: a header once, then one line per step and student") {
   CHECK(header.ends_with(",reason,seed"));
   CHECK(second.ends_with(",2026"));  // the seed the class was graded with, last
   CHECK_FALSE(std::getline(in, extra));
+  // A row that measured nothing names no unit and no reference.
+  StepRow unmeasured = judged("04.1", "FAIL", "not graded: 04_sgemm does not compile");
+  unmeasured.rate = std::nan("");
+  unmeasured.percent_of_peak = std::nan("");
+  append_class_csv(path, "cy", {unmeasured}, Points{});
+  std::ifstream again(path);
+  std::string line, last;
+  while (std::getline(again, line)) last = line;
+  CHECK(last.find("GB/s") == std::string::npos);
+  CHECK(last.find("cudaMemcpy") == std::string::npos);
 }
 
 TEST_CASE("JUnit: failures carry their reason") {
