@@ -83,7 +83,7 @@ PlacedVariable::Bank bank_of(const std::string& section) {
 }
 
 // The driver gives each `__device__` variable a 256-byte boundary of its own, in no order of the
-// image's: measured on an H200 (solutions/02_memory/NOTES.md, "The module's slots"), a 4-byte int
+// image's: measured on an H200 (docs/integrity.md, "A module as it was loaded"), a 4-byte int
 // starts one, and an array asking for 1024-byte alignment starts one that is not a multiple of 1024.
 // So the bytes from a variable's end to the next boundary are the module's and no other's, and a
 // kernel can write them through the variable's address (and cudaMemcpy cannot: they are in no
