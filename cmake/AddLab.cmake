@@ -222,7 +222,7 @@ function(add_lab lab)
   # ./workbook profile's table from ncu's outputs recorded on an H100 (CPU): every counter the lab
   # chooses reads a metric ncu reports.
   string(SUBSTRING "${lab}" 0 2 number)
-  file(GLOB recorded_ncu_outputs "${root}/grader/tests/data/ncu/${number}.*.ncu.txt")
+  file(GLOB recorded_ncu_outputs "${root}/solutions/profiles/${number}.*.ncu.txt")  # the instructor's: none in a handout
   foreach(output IN LISTS recorded_ncu_outputs)
     get_filename_component(output_name "${output}" NAME)
     string(REGEX MATCH "^[0-9][0-9]\\.[0-9]+" recorded_step "${output_name}")

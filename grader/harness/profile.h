@@ -1,6 +1,6 @@
 // `./workbook profile NN.k`: a step's kernels under Nsight Compute (ncu), and a short table of the
 // counters its lab chooses, each with one line in the lab's words. Plain C++, tested on the CPU with
-// ncu's recorded outputs (grader/tests/data/ncu/): what a counter reads, how the step's kernels are
+// ncu's recorded outputs (solutions/profiles/): what a counter reads, how the step's kernels are
 // taken together, the table, and what ncu said when it profiled nothing.
 //
 // The flow (grader/runner/grade.cpp runs it): the judge names the metrics its lab's counters read

@@ -17,6 +17,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -31,14 +32,33 @@ namespace {
 namespace fs = std::filesystem;
 
 // The folders of a checkout that are not the course: what the instructor keeps, and what a build
-// or a grading wrote. Anything else at the top whose name starts with '.' is a tool's (.git,
-// .scratch), except the CI script a student's copy runs too.
+// or a grading wrote. Anything else at the top whose name starts with '.' is a tool's (.git, .ci,
+// .scratch), except .gitignore.
 const std::set<std::string> kNotHandedOut = {"solutions", "build", "results"};
+
+// The instructor's files outside solutions/: the instructors' guide and its picture, and a script
+// that needs solutions/. A page handed out leaves out its instructor spans too (student_text()).
+const std::set<std::string> kInstructorOnly = {"docs/instructors.md", "docs/site-instructors.png", "scripts/edit_to_verdict.sh"};
 
 bool handed_out(const fs::path& relative) {
   const std::string top = relative.begin()->string();
-  if (kNotHandedOut.contains(top)) return false;
-  return top.front() != '.' || top == ".ci" || top == ".gitignore";
+  if (kNotHandedOut.contains(top) || kInstructorOnly.contains(relative.generic_string())) return false;
+  return top.front() != '.' || top == ".gitignore";
+}
+
+// A page of the course as a student's copy holds it: without the lines from each
+// "<!-- instructors: begin" line to the next "<!-- instructors: end -->" line, both included.
+constexpr std::string_view kInstructorsBegin = "<!-- instructors: begin", kInstructorsEnd = "<!-- instructors: end -->";
+std::string student_text(const std::string& page) {
+  std::istringstream in(page);
+  std::string kept;
+  bool instructors = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with(kInstructorsBegin)) instructors = true;
+    else if (instructors && line.starts_with(kInstructorsEnd)) instructors = false;
+    else if (!instructors) kept += line + "\n";
+  }
+  return kept;
 }
 
 // The course's files, relative to the root: those the workbook's repository tracks, and nothing
@@ -129,6 +149,7 @@ int handout(const Checkout& checkout, Words words) {
     const fs::path to = fs::path(destination) / file;
     fs::create_directories(to.parent_path());
     fs::copy_file(fs::path(checkout.root) / file, to);
+    if (file.extension() == ".md") std::ofstream(to, std::ios::trunc) << student_text(read_text((fs::path(checkout.root) / file).string()));
   }
 
   // Nothing of the instructor tree, by path or by content, even edited (a solution copied into
@@ -138,8 +159,13 @@ int handout(const Checkout& checkout, Words words) {
     const fs::path relative = fs::relative(it->path(), destination);
     if (!handed_out(relative)) fail(destination, relative.string() + " is not part of a student's copy");
     if (it->symlink_status().type() != fs::file_type::regular) continue;
-    if (const std::string same = copy_of_instructor_file(read_text(it->path().string()), instructor); !same.empty())
+    const std::string text = read_text(it->path().string());
+    if (const std::string same = copy_of_instructor_file(text, instructor); !same.empty())
       fail(destination, relative.string() + " is a copy of the instructor's " + same);
+    // Nor anything that names this machine's folders, or is left of an instructor span.
+    if (text.find(root + "/") != std::string::npos) fail(destination, relative.string() + " names the folder " + root);
+    if (relative.extension() == ".md" && text.find(kInstructorsBegin) != std::string::npos)
+      fail(destination, relative.string() + " still holds an instructor span");
   }
 
   // It builds from scratch, without the instructor tree, in a build folder of its own, and its own

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A lab's profile table from ncu's output recorded on a GPU (grader/tests/data/ncu/): the judge reads
+# A lab's profile table from ncu's output recorded on a GPU (solutions/profiles/): the judge reads
 # it with no GPU, and every counter the lab chooses has a value there, so each names a metric ncu
 # really reports (the top stall reasons may have none above 0.05 cycles, shown as "-"). CPU only.
 #   check_profile_report.sh JUDGE STEP NCU_OUTPUT

@@ -54,11 +54,20 @@ check "the copy has no witness, mutant, proof, NOTES or experiment by name${name
 (cd "$copy" && find . -type f -exec sha256sum {} +) | sort >"$scratch/copy.sums"
 same=$(awk '{ print $1 }' "$scratch/copy.sums" | sort -u | comm -12 - "$scratch/instructor.sums")
 check "no file of the copy is a copy of one of solutions/" test -z "$same"
-# Every file of the course is there: the files git tracks, less solutions/.
-git -C "$checkout" ls-files | grep -vE '^(solutions|build|results)/' | grep -vE '^\.[^/]+/' |
+# Every file of the course is there: the files git tracks, less solutions/ and the instructor's
+# own beside it (the instructors' guide and its picture, CI, a script that needs solutions/).
+instructor_only='^(docs/instructors\.md|docs/site-instructors\.png|scripts/edit_to_verdict\.sh)$'
+git -C "$checkout" ls-files | grep -vE '^(solutions|build|results)/' | grep -vE '^\.[^/]+/' | grep -vE "$instructor_only" |
   while IFS= read -r file; do [ -f "$checkout/$file" ] && [ ! -L "$checkout/$file" ] && echo "$file"; done | sort >"$scratch/wanted"
 (cd "$copy" && find . -type f | sed 's|^\./||' | grep -vE '^\.[^/]+/' | sort) >"$scratch/got"
 check "the copy holds every file of the course ($(wc -l <"$scratch/wanted") files)" diff "$scratch/wanted" "$scratch/got"
+check "the copy has no instructors' guide, CI or script that needs solutions/" \
+  test ! -e "$copy/docs/instructors.md" -a ! -e "$copy/.ci" -a ! -e "$copy/scripts/edit_to_verdict.sh"
+# A student's README: what to do and the commands a student runs, none of the instructor's.
+told=$(grep -oiE 'solutions/|--solution|mutant|calibrate|grade-class|slurm|witness|instructors\.md' "$copy/README.md" | sort -u | paste -sd' ')
+check "the copy's README says nothing of the instructor's${told:+ (it names: $told)}" test -z "$told"
+check "the copy's README tells a student what to do" grep -q '## How a lab works' "$copy/README.md"
+check "no page of the copy names the instructor's folder" test -z "$(grep -rl "$checkout/" "$copy" 2>/dev/null)"
 # Configured as a student's checkout is, its build has no grader but the starters' and no test of
 # a solution, witness or mutant.
 if cmake --preset cpu -S "$copy" -B "$copy/build/cpu" >"$scratch/configure.log" 2>&1; then
