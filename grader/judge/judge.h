@@ -1,5 +1,5 @@
 // The judge: a step's process that grades a student's file without linking any of its host code
-// (the trust boundary, shared/DESIGN.md). It is the lab's grader as always, with one difference:
+// (the trust boundary, docs/integrity.md part 1). It is the lab's grader as always, with one difference:
 // the functions of the lab's interface are stand-ins (judged calls, which the build writes
 // from the header's TODO(NN.k) lines: grader/protocol/student_functions.cpp), each of which asks the student's planner (planner_process.h) for its plan,
 // checks it (plan::defect(): the student's own kernels, argument sizes, device limits, uploads and

@@ -1,4 +1,4 @@
-// The judge's side of the trust boundary (shared/DESIGN.md): a student's device code loaded from
+// The judge's side of the trust boundary (docs/integrity.md, part 1): a student's device code loaded from
 // their object's fat binaries, with none of their host code, and a plan (plan.h) replayed with it.
 // The kernels are the driver's (cuLibraryLoadData), found by the names the planner recorded; their
 // parameter sizes, from the driver, are what plan::defect() checks a launch's arguments against.

@@ -1,4 +1,4 @@
-// The planner's side of the trust boundary (shared/DESIGN.md): the process that runs a student's
+// The planner's side of the trust boundary (docs/integrity.md, part 1): the process that runs a student's
 // host code, and only there. For each request of the judge it calls one function of the lab's
 // interface with the request's arguments (their bytes; pointers are the judge's device addresses,
 // plain numbers here), while workbook::launch() only records (launch_log.h's planning_launches()),

@@ -1,5 +1,5 @@
 // A launcher's plan: what a student's host code asked the GPU to do in one call, as data. The
-// trust boundary (shared/DESIGN.md) runs a student's host code only in a planner, a process that
+// trust boundary (docs/integrity.md, part 1) runs a student's host code only in a planner, a process that
 // links it with a thin part of the harness and records every workbook::launch (and the few other
 // operations a lab needs) instead of running it. The plan crosses a pipe to the judge, which links
 // none of the student's code: it checks the plan against what it gave and what the GPU allows

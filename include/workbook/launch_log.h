@@ -39,7 +39,7 @@ void start_timing_launches();
 void mark_launch(cudaStream_t stream);
 std::vector<double> stop_timing_launches(cudaEvent_t call_start, cudaEvent_t call_stop);
 
-// True in the planner (the trust boundary, shared/DESIGN.md): the process that runs a launcher to
+// True in the planner (the trust boundary, docs/integrity.md part 1): the process that runs a launcher to
 // learn what it would launch. There workbook::launch() records each launch with its arguments and
 // launches nothing; the judge, which runs none of the launcher's host code, replays the record.
 // Set only by the planner's main().
