@@ -111,11 +111,15 @@ else
 fi
 
 # 5. A configuration that fails is not kept, and a malformed architecture is refused unbuilt.
-status=0
-WORKBOOK_CUDA_ARCHITECTURES=sm_90 WORKBOOK_PRESET=cpu "$checkout/workbook" setup >"$scratch/malformed.log" 2>&1 || status=$?
-[ "$status" -eq 2 ] && grep -q "not a list of CUDA architectures as CMake takes them" "$scratch/malformed.log" && [ ! -e "$checkout/build" ] &&
-  ok "WORKBOOK_CUDA_ARCHITECTURES=sm_90 is refused before anything is configured" ||
-  { fail "WORKBOOK_CUDA_ARCHITECTURES=sm_90 exited $status"; cat "$scratch/malformed.log"; }
+# "all" too: CMake would take it, cmake/Architectures.cmake does not.
+for malformed in sm_90 all 75; do
+  status=0
+  WORKBOOK_CUDA_ARCHITECTURES=$malformed WORKBOOK_PRESET=cpu "$checkout/workbook" setup >"$scratch/malformed.log" 2>&1 || status=$?
+  [ "$status" -eq 2 ] && grep -qE "not a list of CUDA architectures the workbook builds for|need compute capability 8.0 or newer" \
+      "$scratch/malformed.log" && [ ! -e "$checkout/build" ] &&
+    ok "WORKBOOK_CUDA_ARCHITECTURES=$malformed is refused before anything is configured" ||
+    { fail "WORKBOOK_CUDA_ARCHITECTURES=$malformed exited $status"; cat "$scratch/malformed.log"; }
+done
 configure_with() {  # the front door's own configure step, in the scratch checkout, with WORKBOOK_CUDA_ARCHITECTURES=$1
   (
     export WORKBOOK_SOURCED=1 WORKBOOK_PRESET=cpu
