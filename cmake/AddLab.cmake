@@ -37,7 +37,7 @@
 #   lab<NN_topic>_solution    solutions/NN_topic/<topic>.cu, and grade_<NN_topic>_solution, which
 #                             also links lab<NN_topic>_proofs, every .cu directly in proofs/: the
 #                             witnesses (witness.cu: the textbook form of each step's idea, registered
-#                             by step id, witnesses.h) and a lab's reference measurements
+#                             by step id, witness_registry.h) and a lab's reference measurements
 #                             (reference_values.h: lab 01's latencies)
 #   lab<NN_topic>_mutant_<name>   proofs/mutants/<name>.cu, and its grader; a MUTANT's planner too
 #                             (plan_<NN_topic>_mutant_<name>), unless it calls the grader's baseline
@@ -291,7 +291,7 @@ function(add_lab_proofs lab)
   # What the solution's grader links of the proofs, every .cu directly in proofs/: the witnesses, the
   # textbook form of each step's idea, which its bar must admit (ladder.h), and a lab's reference
   # measurements (lab 01's latencies, reference_values.h). Each registers itself when linked
-  # (witnesses.h, reference_values.h): only the solution's grader links them, whole, and only there
+  # (witness_registry.h, reference_values.h): only the solution's grader links them, whole, and only there
   # are their kernels counted as the candidate's own.
   file(GLOB linked_proofs CONFIGURE_DEPENDS "${proofs}/*.cu")
   if(linked_proofs)
@@ -580,7 +580,7 @@ function(_build_lab_implementation lab kind source)
   target_link_libraries(grade_${lab}_${kind} PRIVATE workbook_grader_main ${id}_grader ${id}_baseline workbook_harness
                         workbook_core workbook_lab_support ${id}_${kind})
   if(kind STREQUAL "solution" AND TARGET ${id}_proofs)
-    # Whole: nothing calls a proof by name, its file registers it (witnesses.h, reference_values.h) when linked.
+    # Whole: nothing calls a proof by name, its file registers it (witness_registry.h, reference_values.h) when linked.
     target_link_libraries(grade_${lab}_${kind} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${id}_proofs>")
   endif()
   # Every implementation's library and grader in the lab's own build folder, the instructor tree's

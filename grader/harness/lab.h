@@ -29,7 +29,7 @@ struct Requirement {
 // what the handout describes and no more, with the plainest guards the lab's shapes need. The bar
 // must admit it with a margin and still reject the previous step's solution. It would pass the
 // step, so it is the instructor's (solutions/NN_topic/proofs/witness.cu), found by the step's id
-// (witnesses.h). A step whose bar is a vendor's number ("at memcpy speed") has no such kernel: its
+// (witness_registry.h). A step whose bar is a vendor's number ("at memcpy speed") has no such kernel: its
 // reference solution is its own witness, and `is_solution` says why.
 struct Witness {
   const char* is_solution = nullptr;

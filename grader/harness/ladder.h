@@ -22,7 +22,7 @@
 #include "lab.h"
 #include "reference_values.h"
 #include "report.h"
-#include "witnesses.h"
+#include "witness_registry.h"
 
 namespace workbook {
 

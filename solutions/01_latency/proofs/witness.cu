@@ -1,7 +1,7 @@
 // The witness of 01.4: see witness.h. kIlp chains per thread stepped together, the step loop
 // unrolled 16 times and 32-bit indices, the two things the handout says the H100 measured.
 #include "witness.h"
-#include "witnesses.h"
+#include "witness_registry.h"
 
 #include <stdexcept>
 #include <string>
@@ -42,7 +42,7 @@ void fma_with_ilp(const latency_lab::LatencyProblem& p, cudaStream_t stream) {
 
 }  // namespace latency_witness
 
-// Linking this file registers each witness under its step's id (grader/harness/witnesses.h): only
+// Linking this file registers each witness under its step's id (grader/harness/witness_registry.h): only
 // the solution's grader links it.
 namespace {
 const bool registered = workbook::register_witnesses<latency_lab::LatencyProblem>({

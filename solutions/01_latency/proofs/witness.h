@@ -1,7 +1,7 @@
 // The witness of lab 01_latency's one rung, 01.4 (grader/harness/ladder.h): its idea in its
 // textbook form, as the handout describes it and no more. Its bar must admit it by 5%. The
 // instructor's: a witness would pass its step, so it is never in a student's copy (./workbook
-// handout). Only the solution's grader links it, by step id (grader/harness/witnesses.h).
+// handout). Only the solution's grader links it, by step id (grader/harness/witness_registry.h).
 #pragma once
 
 #include "latency.h"

@@ -2,7 +2,7 @@
 // takes vectors t, t + blockDim.x, ... of it, all loaded before any is stored. The grader's launch
 // shape (threads, occupancy padding) is honoured as the handout asks.
 #include "witness.h"
-#include "witnesses.h"
+#include "witness_registry.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -105,7 +105,7 @@ void many_float4(const CopyProblem& p, cudaStream_t stream) {
 
 }  // namespace memory_witness
 
-// Linking this file registers each witness under its step's id (grader/harness/witnesses.h): only
+// Linking this file registers each witness under its step's id (grader/harness/witness_registry.h): only
 // the solution's grader links it.
 namespace {
 const bool registered = workbook::register_witnesses<memory_lab::CopyProblem>({

@@ -2,7 +2,7 @@
 // as the handout describes it and no more, with the plainest guards the lab's shapes need. Each bar
 // must admit its witness by 5% and reject the previous step's reference solution. The instructor's:
 // a witness would pass its step, so it is never in a student's copy (./workbook handout). Only the
-// solution's grader links them, by step id (grader/harness/witnesses.h).
+// solution's grader links them, by step id (grader/harness/witness_registry.h).
 #pragma once
 
 #include <cstddef>

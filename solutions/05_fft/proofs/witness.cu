@@ -5,7 +5,7 @@
 // twiddle computed where it is used by given.cuh's twiddle(). No padding, no twiddle table, one
 // transform per block: what 05.5 adds is not asked of 05.1 to 05.4.
 #include "witness.h"
-#include "witnesses.h"
+#include "witness_registry.h"
 
 #include "given.cuh"  // validate(), cadd, csub, cmul, times_minus_i, twiddle
 #include "workbook/launch.cuh"
@@ -144,7 +144,7 @@ void outputs_per_thread_16(const FftProblem& p, cudaStream_t stream) { launch<16
 
 }  // namespace fft_witness
 
-// Linking this file registers each witness under its step's id (grader/harness/witnesses.h): only
+// Linking this file registers each witness under its step's id (grader/harness/witness_registry.h): only
 // the solution's grader links it.
 namespace {
 const bool registered = workbook::register_witnesses<fft_lab::FftProblem>({

@@ -5,7 +5,7 @@
 // Hillis-Steele by shuffles, each scanning blocks and then, the same way, the blocks' totals; and a
 // reduce-then-scan with 16 elements per thread, moved through shared memory a warp at a time.
 #include "witness.h"
-#include "witnesses.h"
+#include "witness_registry.h"
 
 #include <algorithm>
 
@@ -370,7 +370,7 @@ void register_blocked(const SumProblem& p, cudaStream_t stream) {
 
 }  // namespace reduce_scan_witness
 
-// Linking this file registers each witness under its step's id (grader/harness/witnesses.h): only
+// Linking this file registers each witness under its step's id (grader/harness/witness_registry.h): only
 // the solution's grader links it.
 namespace {
 const bool registered = workbook::register_witnesses<reduce_scan_lab::SumProblem>({

@@ -1,7 +1,8 @@
-// The witnesses' launchers, by step id. A witness is the textbook form of a step's idea (lab.h's
-// Witness), against which its bar is set: code that would pass the step, so it lives in the
-// instructor tree (solutions/NN_topic/proofs/witness.cu), which registers its launchers here when
-// it is linked. Only the solution's grader links it: a student's build has no witness to find.
+// The registry of the witnesses' launchers, by step id: the harness's own, in every copy of the
+// course, a student's too (it is not a witness). A witness is the textbook form of a step's idea
+// (lab.h's Witness), against which its bar is set: code that would pass the step, so it lives in
+// the instructor tree (solutions/NN_topic/proofs/witness.cu), which registers its launchers here
+// when it is linked. Only the solution's grader links it: a student's build has no witness to find.
 // Plain C++ (the launchers take a cudaStream_t).
 #pragma once
 
