@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "as_data.h"
@@ -432,7 +433,10 @@ namespace {
 // ("06.8 Blelloch, conflict-free"), with its quotes doubled; as it is otherwise. Python's csv reads
 // it back. A line break cannot be left in it: a spreadsheet would keep it, and a terminal obey it.
 std::string csv_field(const std::string& given) {
-  const std::string text = line_as_data(given);
+  std::string text = line_as_data(given);
+  // A field a spreadsheet would read as a formula (a student's name or words starting with = + - @)
+  // is kept as text: a leading ' is how spreadsheets mark one.
+  if (!text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos) text.insert(0, 1, '\'');
   if (text.find_first_of(",\"") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -214,6 +214,12 @@ TEST_CASE("the class CSV: a header once, then one line per step and student") {
   while (std::getline(again, line)) last = line;
   CHECK(last.find("GB/s") == std::string::npos);
   CHECK(last.find("cudaMemcpy") == std::string::npos);
+  // A student's words a spreadsheet would run as a formula are kept as text.
+  append_class_csv(path, "=HYPERLINK(\"x\")", {judged("02.1", "FAIL", "@SUM(A1:A9)")}, Points{});
+  std::ifstream third(path);
+  while (std::getline(third, line)) last = line;
+  CHECK(last.rfind("\"'=HYPERLINK(\"\"x\"\")\",", 0) == 0);
+  CHECK(last.find(",'@SUM(A1:A9),") != std::string::npos);
 }
 
 TEST_CASE("JUnit: failures carry their reason") {
