@@ -216,12 +216,11 @@ Submission take_submission(const Checkout& checkout, const std::string& path, co
   // kept in taken/ and not graded (the instructor is told which file it copies; the student is not).
   std::map<std::string, std::string> copied;
   if (const char* allowed = std::getenv("WORKBOOK_GRADE_SOLUTION_COPIES"); allowed == nullptr || std::string(allowed) != "1") {
-    const std::vector<InstructorFile> instructor = instructor_files(root);
     for (const std::string& file : taken) {
       const std::string lab = lab_of_file[file];
-      std::vector<InstructorFile> solution;  // the lab's reference solution: its file and the headers beside it
-      for (const InstructorFile& one : instructor)
-        if (fs::path(one.path).parent_path() == fs::path("solutions") / lab) solution.push_back(one);
+      // The lab's reference solution: its file and the headers beside it, not its proofs or NOTES.
+      std::vector<InstructorFile> solution = instructor_files(root, "solutions/" + lab);
+      std::erase_if(solution, [&](const InstructorFile& one) { return fs::path(one.path).parent_path() != fs::path("solutions") / lab; });
       if (const std::string same = copy_of_instructor_file(read_text(results + "/taken/" + file), solution); !same.empty())
         copied[lab] = same;
     }

@@ -38,10 +38,10 @@ constexpr std::size_t kFewestLinesCompared = 10;  // a file with fewer is compar
 
 }  // namespace
 
-std::vector<InstructorFile> instructor_files(const std::string& root) {
+std::vector<InstructorFile> instructor_files(const std::string& root, const std::string& folder) {
   std::vector<InstructorFile> files;
-  if (!fs::is_directory(root + "/solutions")) return files;
-  for (auto it = fs::recursive_directory_iterator(root + "/solutions"); it != fs::recursive_directory_iterator(); ++it)
+  if (!fs::is_directory(root + "/" + folder)) return files;
+  for (auto it = fs::recursive_directory_iterator(root + "/" + folder); it != fs::recursive_directory_iterator(); ++it)
     if (it->symlink_status().type() == fs::file_type::regular && it->file_size() > 0) {
       std::string content = read_text(it->path().string());
       std::set<std::string> lines = distinctive_lines(content);

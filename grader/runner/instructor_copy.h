@@ -17,8 +17,9 @@ struct InstructorFile {
   std::set<std::string> lines;
 };
 
-// Every file of `root`/solutions, none where the checkout has no solutions/ (a student's copy).
-std::vector<InstructorFile> instructor_files(const std::string& root);
+// Every file of `root`/`folder` (solutions/, or one lab's solution folder alone), none where the
+// checkout has no solutions/ (a student's copy).
+std::vector<InstructorFile> instructor_files(const std::string& root, const std::string& folder = "solutions");
 
 // The instructor file `content` is a copy of, with how much of it ("solutions/02_memory/memory.cu
 // (87% of its lines)"): "" when none.
