@@ -11,6 +11,9 @@ set -u
 source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/, read below
 sed -i 's/^namespace sgemm_lab {$/namespace sgemm_lab { this is not C++/' "$copy/labs/04_sgemm/sgemm.cu"
 grep -q "this is not C++" "$copy/labs/04_sgemm/sgemm.cu" || { echo "FAIL: could not break the copy"; exit 1; }
+# Lab 02's file, edited, is compiled by the first grading below even in a copy whose build compiled
+# it before (a shared copy: workbook_copy.sh).
+echo "// this grading's own text" >>"$copy/labs/02_memory/memory.cu"
 
 failures=0
 status=0
@@ -96,6 +99,7 @@ architectures=$(tr ';' ' ' <"$copy/build/cpu/labs/02_memory/gpu_code.architectur
 compiled_to=$( (for a in $architectures; do echo "compute_$a"; done; for a in $architectures; do echo "sm_$a"; done) | paste -sd, | sed 's/,/, /g')
 other=80
 [ "$architectures" != 80 ] || other=90
+cp "$copy/build/cpu/labs/02_memory/gpu_code.architectures" "$copy/gpu_code.architectures.built"
 echo "$other" >"$copy/build/cpu/labs/02_memory/gpu_code.architectures"
 status=0
 (cd "$copy" && WORKBOOK_PRESET=cpu CUDA_VISIBLE_DEVICES= ./workbook grade 02 --json other-code.json) >"$copy/four.log" 2>&1 || status=$?
@@ -105,4 +109,6 @@ if [ "$status" -eq 1 ] && grep -qF "[gpu-code] labs/02_memory/memory.cu was comp
 else
   echo "FAIL: grade 02 with other GPU code exited $status:"; cat "$copy/other-code.json"; tail -n 15 "$copy/four.log"; failures=$((failures + 1))
 fi
+# The build's own record put back, for the tests that grade in this copy's build after this one.
+cp "$copy/gpu_code.architectures.built" "$copy/build/cpu/labs/02_memory/gpu_code.architectures"
 [ "$failures" -eq 0 ]

@@ -8,15 +8,15 @@
 #   test_seventh_lab.sh SOURCE_DIR
 set -u
 source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/
-before=$(cd "$copy" && find . -type f | sort | xargs md5sum)
+before=$(cd "$copy" && find . -path ./build -prune -o -type f -print | sort | xargs md5sum)
 
 # The new lab: lab 02's folders, numbered 07. Its topic stays "memory" (the folder is NN_topic).
 for tree in labs grader/labs solutions; do
   cp -r "$copy/$tree/02_memory" "$copy/$tree/07_memory"
   find "$copy/$tree/07_memory" -type f -exec sed -i -E 's/02_memory/07_memory/g; s/(^|[^0-9.])02\.([0-9])/\107.\2/g' {} +
 done
-after=$(cd "$copy" && find . -type f -not -path './labs/07_memory/*' -not -path './grader/labs/07_memory/*' \
-          -not -path './solutions/07_memory/*' | sort | xargs md5sum)
+after=$(cd "$copy" && find . -path ./build -prune -o -type f -not -path './labs/07_memory/*' -not -path './grader/labs/07_memory/*' \
+          -not -path './solutions/07_memory/*' -print | sort | xargs md5sum)
 failures=0
 if [ "$before" = "$after" ]; then
   echo "ok: the seventh lab is its three folders; no other file of the copy changed"

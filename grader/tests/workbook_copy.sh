@@ -1,12 +1,22 @@
 # Sourced by the tests that grade in a copy of the workbook, so that nothing they build or write
 # touches the checkout's own build or results:
 #   source workbook_copy.sh SOURCE_DIR [FOLDER...]
-# sets `copy`, a new temporary folder removed when the test exits, holding SOURCE_DIR's files
-# without its build, results, history and scratch, nor the FOLDERs named (solutions, say). The
-# copy's ./workbook keeps its results in the copy's own results/.
+# sets `copy`, a folder holding SOURCE_DIR's files without its build, results, history and scratch,
+# nor the FOLDERs named (solutions, say). The copy's ./workbook keeps its results in the copy's own
+# results/.
+# By default the copy is new and removed when the test exits. With WORKBOOK_TEST_COPY set (CTest
+# sets it for the tests that share one, grader/tests/CMakeLists.txt), the copy is that folder, kept:
+# its files are put back as SOURCE_DIR has them (whatever an earlier test edited, added or wrote is
+# gone) and only its build/ stays, so the tests pay for building the grader once, not each.
 unset WORKBOOK_RESULTS
-copy=$(mktemp -d)
-trap 'rm -rf "$copy"' EXIT
 left_out=(--exclude=./build --exclude=./results --exclude=./.git --exclude=./.scratch)
 for folder in "${@:2}"; do left_out+=("--exclude=./$folder"); done
+if [ -n "${WORKBOOK_TEST_COPY:-}" ]; then
+  copy=$WORKBOOK_TEST_COPY
+  mkdir -p "$copy"
+  find "$copy" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
+else
+  copy=$(mktemp -d)
+  trap 'rm -rf "$copy"' EXIT
+fi
 (cd "$1" && tar "${left_out[@]}" -cf - .) | (cd "$copy" && tar -xf -)
