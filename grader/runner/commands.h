@@ -1,5 +1,6 @@
 // The runner's commands, one file each: grade.cpp (one grading, and profile), classroom.cpp (a submission's
-// intake, and a class), tools.cpp (list, bench, calibrate), handout.cpp (the student's copy). Each takes the user's words after
+// intake, and a class), tools.cpp (list, bench, calibrate), inspect.cpp (a lab's kernels
+// as compiled), handout.cpp (the student's copy). Each takes the user's words after
 // `./workbook COMMAND` as they were typed, checks them, builds what it needs and runs it.
 #pragma once
 
@@ -18,6 +19,8 @@ int grade(const Checkout& checkout, Words words);
 int profile(const Checkout& checkout, Words words);
 int grade_class(const Checkout& checkout, Words words);
 int list(const Checkout& checkout, Words words);
+// A lab's kernels as the compiler made them: registers, spills, shared memory, SASS (inspect.cpp).
+int inspect(const Checkout& checkout, Words words);
 int bench(const Checkout& checkout, Words words);
 int calibrate(const Checkout& checkout, Words words);
 int handout(const Checkout& checkout, Words words);
