@@ -109,6 +109,10 @@ struct Timed {
   Arrays arrays;  // the candidate's inputs are drawn afresh and its outputs poisoned before every call
   Problem problem{};
   GpuWork baseline;   // the lab's naive kernel, into a scratch output
+  // Where not empty, what the baseline is and at which shape ("naive SGEMM 4096 x 4096 x 4096"): the
+  // same key is the same work, timed once in a judge process, at the first step that asks
+  // (docs/timing.md, "The baseline once").
+  std::string baseline_key;
   GpuWork reference;  // cudaMemcpy, cuBLAS: into a scratch output
   // Adds every element of the candidate's output that is wrong for the current inputs to *result.
   std::function<void(cudaStream_t, DeviceMismatches*)> check_output;

@@ -15,6 +15,7 @@
 #include "defences.h"
 #include "profile.h"
 #include "report.h"
+#include "timing.h"
 
 namespace workbook {
 
@@ -59,6 +60,9 @@ struct Session {
   // The judge, as the grading code knows it (judged_code.h), given by main() when it judges; null
   // where the grader links the graded file itself.
   JudgedCode* judged = nullptr;
+  // The baselines this process has timed, by their Timed::baseline_key: a lab whose steps time the
+  // same baseline at the same shape times it at the first of them and reads it here after.
+  std::map<std::string, Timing> measured_baselines;
 
   // A fresh seed for every array drawn, every call's its own, all derived from the step's data key
   // (from `seed` with [secret-inputs] off) through the generator (random.cuh): the same key and

@@ -307,6 +307,8 @@ struct SgemmLab {
     t->problem = {a, b, c, s.m, s.n, s.k};
     const GemmProblem for_reference{a, b, reference_c, s.m, s.n, s.k};
     t->baseline = [for_reference](cudaStream_t st) { sgemm_baseline::sgemm_naive(for_reference, st); };
+    // Every 4096^3 step times the same naive kernel, a quarter of a second a call: once per process.
+    t->baseline_key = "naive SGEMM " + std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
     t->reference = [for_reference](cudaStream_t st) { cublas_sgemm(for_reference, st); };
     // The truth is the product of what the generator drew, whatever the kernel did to A and B since.
     t->check_output = [t = t.get(), a, b, c, s](cudaStream_t st, workbook::DeviceMismatches* result) {
