@@ -165,8 +165,13 @@ struct MemoryLab {
     const float* in = c->arrays.input("in", spec.n);
     float* out = c->arrays.output("out", spec.n);
     c->problem = {in, out, spec.n, spec.shape.threads_per_block, spec.shape.padding_bytes()};
-    c->check_output = [c = c.get(), in, out] {
-      // A copy's truth is its input, drawn again from the input's seed as the comparison reads it.
+    c->check_output = [c = c.get(), in, out, n = spec.n] {
+      // On the device first, as the timed calls are checked; then, to say what is wrong, on the host:
+      // a copy's truth is its input, drawn again from the input's seed as the comparison reads it.
+      if (workbook::device_finds_nothing_wrong([&](workbook::DeviceMismatches* found) {
+            workbook::count_changed_from_random(out, n, c->arrays.seed_of(in), found, workbook::session().stream);
+          }))
+        return std::string();
       const workbook::Comparison result = workbook::compare_with(c->arrays.download(out), workbook::FloatStream(c->arrays.seed_of(in)), {});
       return result.describe(workbook::Tolerance{});
     };

@@ -167,8 +167,21 @@ struct ReduceScanLab {
     c->problem.in = in;
     c->problem.out = out;
     c->problem.n = spec.n;
-    c->check_output = [c = c.get(), in, out, n = spec.n, scan]() -> std::string {
-      // The input's values drawn again from its seed as the check needs them (oracle.h).
+    // The device's check, as the timed calls': scratch of the grader's own for the truth it computes.
+    reduce_scan_check::TruthScratch truth;
+    const std::size_t out_count = scan ? spec.n : 1;
+    truth.values = reinterpret_cast<std::int32_t*>(c->arrays.scratch(spec.n));
+    truth.truth = reinterpret_cast<std::int32_t*>(c->arrays.scratch(out_count));
+    truth.temp_bytes = scan ? reduce_scan_check::cub_scan_temp_bytes(spec.n) : reduce_scan_check::cub_sum_temp_bytes(spec.n);
+    truth.temp = c->arrays.scratch((truth.temp_bytes + 3) / 4);
+    c->check_output = [c = c.get(), in, out, n = spec.n, scan, truth]() -> std::string {
+      // On the device first, as the timed calls are checked; then, to say what is wrong, on the host:
+      // the input's values drawn again from its seed as the check needs them (oracle.h).
+      if (workbook::device_finds_nothing_wrong([&](workbook::DeviceMismatches* found) {
+            if (scan) reduce_scan_check::count_wrong_prefix_sums(out, n, c->arrays.seed_of(in), truth, found, workbook::session().stream);
+            else reduce_scan_check::count_wrong_sum(out, n, c->arrays.seed_of(in), truth, found, workbook::session().stream);
+          }))
+        return std::string();
       const workbook::IntStream value_at(c->arrays.seed_of(in));
       const std::vector<std::int32_t> got = c->arrays.download(out);
       if (!scan) {
