@@ -65,8 +65,10 @@ __host__ __device__ inline Tile diagonal_tile(unsigned, unsigned, unsigned, unsi
 }  // namespace
 
 // Each launcher: validate (return when there is nothing to do), size the grid so that partial tiles
-// are covered (workbook::ceil_div), and launch with
-// workbook::launch(kernel, grid, dim3(32, 8), 0, stream, problem.in, problem.out, problem.rows, problem.cols).
+// are covered (workbook::ceil_div), and launch, for 03.1 to 03.3, with
+// workbook::launch(kernel, grid, dim3(32, 8), 0, stream, problem.in, problem.out, problem.rows, problem.cols)
+// (03.4's kernels take the block and arguments its handout paragraph gives them). Name the launcher's
+// cudaStream_t parameter (stream) to pass it on.
 
 void transpose_tiled(const TransposeProblem& problem, cudaStream_t) {
   if (!validate(problem, "transpose_tiled")) return;

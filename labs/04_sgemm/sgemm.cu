@@ -69,8 +69,10 @@ namespace {
 }  // namespace
 
 // Each launcher: validate (return when there is nothing to do), size the grid so that partial tiles
-// are covered (workbook::ceil_div), and launch with
-// workbook::launch(kernel, grid, block, 0, stream, problem.a, problem.b, problem.c, problem.m, problem.n, problem.k).
+// are covered (workbook::ceil_div), and launch, for 04.1 to 04.7, with
+// workbook::launch(kernel, grid, block, 0, stream, problem.a, problem.b, problem.c, problem.m, problem.n, problem.k)
+// (from 04.8 on, with the dynamic shared memory and arguments the step's paragraph gives). Name the
+// launcher's cudaStream_t parameter (stream) to pass it on.
 
 void sgemm_coalesced(const GemmProblem& problem, cudaStream_t) {
   if (!validate(problem, "sgemm_coalesced", 8)) return;
