@@ -29,9 +29,9 @@ struct BlockedPolicy {
   static constexpr int kThreadN = 8;   // columns of C per thread: two quads, kTileN / 2 apart
   static constexpr int kThreads = (kTileM / kThreadM) * (kTileN / kThreadN);
   // A's tile is stored transposed (k-major), so that a thread's 4 consecutive rows are one float4.
-  // Its rows are padded to 132 floats: the loading threads write it four k-rows apart, and 132 puts
-  // those writes in different banks (128 would put them all in the same ones) while keeping float4
-  // alignment.
+  // Its rows are padded to 132 floats: the loading threads write it four k-rows apart, and 132 spreads
+  // a warp's stores over 16 banks, two-way conflicted, where 128 puts them in 8, four-way; no pitch
+  // that keeps float4 alignment does better with this fetch order.
   static constexpr int kPitchA = kTileM + 4;
   static constexpr int kLoadsA = kTileM * kDepth / 4 / kThreads;  // float4 of A per thread per tile
   static constexpr int kLoadsB = kDepth * kTileN / 4 / kThreads;  // float4 of B per thread per tile
