@@ -428,7 +428,7 @@ function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY WORKBOOK_STUDENT_FILE ON)
   # nvcc times each of its passes on the file (--time appends to the table); ./workbook empties the
   # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
-  # nvcc_passes_file): where a student's wait after editing the file goes (issue 64).
+  # nvcc_passes_file): where a student's wait after editing the file goes.
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--time=${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv>")
   # The one file a student waits for after an edit is compiled with every core of the host:
   # --split-compile=0 splits cicc's and ptxas's work on it into parallel parts (lab 04's file: 8.3-9.7
@@ -537,7 +537,7 @@ endfunction()
 # The machine code of a library of GPU code, written beside it once it is built (LIBRARY.sass,
 # `cuobjdump -sass`, under limited.sh as a compile): a judge's machine-code checks read it there
 # (machine_code.h) instead of running cuobjdump for each kernel in each step. A dump that cannot be
-# written leaves none, and the judge reads the library itself as before.
+# written leaves none, and the judge then runs cuobjdump on the library itself, kernel by kernel.
 function(_dump_machine_code target)
   if(NOT WORKBOOK_CUOBJDUMP)
     return()
@@ -554,7 +554,7 @@ endfunction()
 # A Hopper GPU runs sm_90a's code where a file has both, so a file compiled for 90 and 90a would
 # carry sm_90's machine code that nothing runs: there 90 becomes 90a (sm_90a's machine code and its
 # PTX), which spares every compile of the lab a second cicc and ptxas, and the build's dump a second
-# architecture (issue 64: lab 04's file, 8.5 s to 7.0 s on two cores). Without 90 the list keeps
+# architecture (lab 04's file: 8.5 s to 7.0 s on two cores). Without 90 the list keeps
 # its own architectures and gains sm_90a's machine code.
 function(_set_lab_gpu_code target)
   set(architectures ${CMAKE_CUDA_ARCHITECTURES})

@@ -212,7 +212,7 @@ std::string text_of(const std::string& path) {
 
 // The SASS the build wrote beside each file (FILE.sass, `cuobjdump -sass FILE` at build time), where
 // it is at least as new as the file: read once, it saves a step's every cuobjdump (0.3 to 0.7 s for
-// each kernel of a large object, on an H100's host). A file without one is read as before.
+// each kernel of a large object, on an H100's host). A file without one has cuobjdump run on it, kernel by kernel.
 const std::map<std::string, std::string>& sass_written_by_the_build() {
   static const std::map<std::string, std::string> kernels = [] {
     std::map<std::string, std::string> found;

@@ -23,7 +23,7 @@ enum class Defence {
   kBlockOrder,        // blocks that wait for other blocks do not count on blocks starting in blockIdx order
   kStageReuse,        // shared memory that a copy-engine store reads is not loaded into before the store has read it
   kWorkLaunches,      // a bar's occupancy is that of the launches that take the call's time, not the register-heaviest's
-  kSecretInputs,      // inputs drawn from a key nothing of the student's can read (off: from --seed, as before)
+  kSecretInputs,      // inputs drawn from a key nothing of the student's can read (off: from --seed, so that a proof's inputs repeat)
   kFreshModule,       // the student's module as it was loaded (its __device__ globals) at the start of every call
 };
 

@@ -107,7 +107,7 @@ inline void log_phase_seconds(const char* step_id, const std::string& phase,
 // that took the most time, and the occupancy is the highest of the launches that do the work, the
 // longest first until they take kWorkShare of the call's time. A launch that does little of the work
 // (a helper, or a decoy holding many registers) does not set it; work split between launches at two
-// occupancies is held to the higher. With the defence off, as before issue 61: the launch holding
+// occupancies is held to the higher. With the defence off (a proof's): the launch holding
 // the most registers sets both.
 inline constexpr double kWorkShare = 0.9;
 void weigh_launches(std::vector<LaunchShare> launches, Measurement& m);
@@ -180,7 +180,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   candidate.before = [&](cudaStream_t s, int) {
     if (fresh) {
       // The grader's scratch first (the baseline's and the reference's results: nothing a kernel
-      // could copy), then the call's own arrays, so that those are the freshest in L2, as before.
+      // could copy), then the call's own arrays, so that those are the freshest in L2, as a program's own inputs are when it has just written them.
       timed.arrays.poison_scratch(s);
       timed.arrays.redraw_inputs(s);
       timed.arrays.poison_outputs(s);

@@ -99,7 +99,7 @@ void weigh_launches(std::vector<LaunchShare> launches, Measurement& m) {
   };
   double total_ms = 0;
   for (const LaunchShare& launch : m.launches) total_ms += launch.ms;
-  if (!defence_enabled(Defence::kWorkLaunches) || total_ms <= 0) {  // the launch holding the most registers, as before
+  if (!defence_enabled(Defence::kWorkLaunches) || total_ms <= 0) {  // the launch holding the most registers
     m.resources = most([](const LaunchShare& l) { return l.resources.registers_per_thread; })->resources;
     m.occupancy = m.resources->occupancy;
     return;

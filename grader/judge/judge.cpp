@@ -208,7 +208,7 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   // to it (no ptrace, no /proc/<judge>/mem or /fd), as to any process of that user but root.
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) throw std::runtime_error("the judge could not close itself to its planner");
   // Whatever a planner starts and leaves behind is the judge's to end before anything is timed
-  // (issue 62: a process left running contended for the GPU while the baseline was timed).
+  // (a process left running would contend for the GPU while the baseline is timed).
   adopt_what_planners_leave();
   // Where the planner's reads and writes cannot be confined (no Landlock), whoever reads the log is
   // told; a submission is not graded there at all (confinement_refusal()).

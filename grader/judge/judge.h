@@ -5,7 +5,7 @@
 // checks it (plan::defect(): the student's own kernels, argument sizes, device limits, uploads and
 // fills only into the outputs and workspaces the grader gave) and replays it (replay.h) with the
 // student's kernels, loaded from their object file. Each replayed launch is recorded in the launch
-// log as workbook::launch() records one, so every defence of the skeleton reads it as before.
+// log as workbook::launch() records one, so every defence of the skeleton reads it as it reads a linked grader's launches.
 //
 // A plan is asked for once per problem (function and argument bytes) and replayed for every call of
 // the same problem; before anything is timed the planner is ended (plan_ahead()), so that nothing of

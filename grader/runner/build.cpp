@@ -314,7 +314,7 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
   for (const std::string& lab : to_build)
     for (const std::string& target : file_targets(lab)) wanted.push_back(target);
   // Several labs in one build, side by side on every core: a first grading of six labs builds in a
-  // fraction of the time they take one after another (issue 64). Only when something does not
+  // fraction of the time they take one after another. Only when something does not
   // compile are the labs built again one by one (what did compile is not built twice; a file that
   // does not compile is compiled again, alone), so that a lab that does not compile fails alone,
   // with its own errors. One lab is built by itself at once: a student's loop on one step.

@@ -210,7 +210,7 @@ Request read_request(const Checkout& checkout, Words words) {
 constexpr unsigned long kFirstGradingId = 2'100'000'000, kIdsPerSlot = 4096;
 
 struct Confinement {
-  // One named user for every step (WORKBOOK_GRADING_USER, as before), or none: then `first_id`.
+  // One named user for every step (WORKBOOK_GRADING_USER), or none: then `first_id`.
   std::optional<std::pair<uid_t, gid_t>> ids;
   std::optional<unsigned long> first_id;  // this grading's first step user
   std::string why_not;
@@ -791,7 +791,7 @@ void start_grading(Grading& g, const Request& r, const Built& built) {
   g.log.open(g.log_path, std::ios::trunc);
   if (!g.log) throw Fatal(kExitUsage, "cannot write " + g.log_path);
   // Where compiling a student's file went, pass by pass, as nvcc timed it: most of a student's wait
-  // for a step after editing lab 04's file (issue 64). Said only for a file this build compiled.
+  // for a step after editing lab 04's file. Said only for a file this build compiled.
   for (const auto& [lab, table] : built.labs.nvcc_passes)
     if (const std::string passes = nvcc_passes(table); !passes.empty())
       g.log << "[workbook] nvcc's passes on " << g.checkout.topic_file(lab) << ", compiled for this grading: " << passes << '\n';
@@ -979,7 +979,7 @@ int finish_grading(Grading& g, const Built& built, double steps_seconds) {
        << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds << " s";
   g.log << "[workbook] " << went.str() << '\n';
   // And where the building went, by ninja's own record: the student's file's compile, first, is
-  // most of it when that file changed (issue 64).
+  // most of it when that file changed.
   if (const std::string outputs = built.build->where_the_time_went(); !outputs.empty())
     g.log << "[workbook] this grading's build, its longest outputs: " << outputs << '\n';
   say(went.str());  // on the console too: grade-class keeps each student's (results/class/NAME/grade.txt)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a student reads beside their work (their labs, the student headers, the grader's code) names
 # no file of a lab's instructor tree (solutions/NN_topic/...): a student's copy has no solutions/, so
-# such a name points nowhere, and a reason a file gives lives in docs/ instead (issue 63). The
+# such a name points nowhere, and a reason a file gives lives in docs/ instead. The
 # runner and the tests, which work on solutions/ where it is, are not read. CPU only.
 #   check_no_instructor_paths.sh ROOT
 set -uo pipefail

@@ -24,7 +24,7 @@ if [ "$status" -eq 77 ] && grep -q '02.5 at memcpy speed' "$copy/only-02.json" &
 else
   echo "FAIL: grade 02 exited $status:"; tail -n 15 "$copy/one.log"; failures=$((failures + 1))
 fi
-# Where compiling the student's file went, as nvcc timed its passes, in grade.log (issue 64): said
+# Where compiling the student's file went, as nvcc timed its passes, in grade.log: said
 # for the file this grading compiled, and not again by a grading that compiles it no more.
 passes="nvcc's passes on labs/02_memory/memory.cu, compiled for this grading: preprocessing"
 if grep -qE "^\[workbook\] $passes [0-9.]+ s, cudafe\+\+ .*, cicc [0-9.]+ s for compute_[0-9a]+.*, host compiler [0-9.]+ s$" "$copy/results/grade.log"; then

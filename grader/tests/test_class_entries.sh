@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every entry of a class folder is a student with a row, and nothing an instructor keeps is
-# overwritten (issue 77), through ./workbook grade-class, on a machine without a GPU:
+# overwritten, through ./workbook grade-class, on a machine without a GPU:
 #   - an entry the workbook cannot read (a .rar, a lone .cu) is a student with a reason, and an
 #     upper-case .ZIP is read as a zip;
 #   - alice/ and alice.zip are two students, alice and alice-2; summary.txt.zip is not the class's

@@ -102,7 +102,7 @@ TEST_CASE("[work-launches]: a bar's occupancy is that of the launches that take 
     const std::string why = occupancy_above(m, 0.0625);
     CHECK(why == "the kernels ran at 100.00% theoretical occupancy, above the step's 6.25%");
   }
-  SUBCASE("with the defence off, the launch holding the most registers sets it, as before issue 61") {
+  SUBCASE("with the defence off, the launch holding the most registers sets it") {
     session().disabled.insert(Defence::kWorkLaunches);
     weigh_launches({launch_of("_Z5decoyv", 254, 0.0625, 0.0030), launch_of("_Z4copyv", 32, 1.0, 0.1300)}, m);
     session().disabled.clear();

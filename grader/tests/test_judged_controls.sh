@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ordinary C++ in a launcher, the control of the judge (issue 44): lab 02's starter with a helper a
+# Ordinary C++ in a launcher, the control of the judge: lab 02's starter with a helper a
 # student writes while debugging (iostream, a string stream, printf, std::to_string and std::stoi,
 # a namespace-scope std::string, a function-local static std::vector, malloc, snprintf, assert),
 # called by 02.1's launcher, and a plain __device__ function, handed in through --submission.

@@ -111,7 +111,7 @@ TEST_CASE("a kernel that can wait for another block loads at GPU or system scope
   CHECK(watches_other_blocks("ATOM.E.CAS.STRONG.GPU PT, R3, [R4.64], R2, R5 ;"));
   CHECK(watches_other_blocks("MEMBAR.SC.GPU ;"));
   CHECK(watches_other_blocks("MEMBAR.ALL.SYS ;"));
-  // Loads that read past L1 without a strong order (issue 61): cp.async, the copy engine, ld.cg, and
+  // Loads that read past L1 without a strong order: cp.async, the copy engine, ld.cg, and
   // plain loads after an L1 invalidation.
   CHECK(watches_other_blocks("LDGSTS.E.BYPASS.128 [R5], desc[UR6][R2.64] ;"));
   CHECK(watches_other_blocks("LDGSTS.E [R5+0x10], desc[UR6][R2.64+0x10] ;"));

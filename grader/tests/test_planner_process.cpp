@@ -312,7 +312,7 @@ TEST_CASE("planner process: a chain of processes, each in its own session and ha
   CHECK(alive == 0);
 }
 
-TEST_CASE("planner process: a planner that ends without answering fails at once, though its child holds the pipe (issue 62)") {
+TEST_CASE("planner process: a planner that ends without answering fails at once, though its child holds the pipe") {
   workbook::adopt_what_planners_leave();
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   const auto began = std::chrono::steady_clock::now();
@@ -321,7 +321,7 @@ TEST_CASE("planner process: a planner that ends without answering fails at once,
   CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(3));
 }
 
-TEST_CASE("planner process: what the student's code prints is shown after it ends, each line labelled as theirs (issue 62)") {
+TEST_CASE("planner process: what the student's code prints is shown after it ends, each line labelled as theirs") {
   std::ostringstream shown;
   std::streambuf* const console = std::cout.rdbuf(shown.rdbuf());
   {

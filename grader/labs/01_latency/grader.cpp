@@ -348,7 +348,7 @@ struct LatencyLab {
 
   // 01.3: the student's calculator against the CUDA API on every probe kernel, block size and
   // amount of shared memory; its limiter against those the grader's own count finds. Then on other
-  // GPUs' SMs, which the API cannot be asked about (issue 62: a calculator that asked it passed).
+  // GPUs' SMs, which the API cannot be asked about (a calculator that asked it would pass by copying the answer).
   static std::unique_ptr<workbook::Case<Problem>> occupancy_case() {
     auto c = std::make_unique<workbook::Case<Problem>>();
     struct Tally {
