@@ -156,12 +156,6 @@ RunChecks::RunChecks(int capacity) : capacity_(capacity) {
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-bool device_finds_nothing_wrong(const std::function<void(DeviceMismatches*)>& count) {
-  RunChecks check(1);
-  count(check.slot(0));
-  return check.download().front().count == 0;
-}
-
 std::vector<DeviceMismatches> RunChecks::download() const {
   std::vector<DeviceMismatches> values(capacity_);
   CUDA_CHECK(cudaDeviceSynchronize());

@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -115,11 +114,6 @@ class DeviceArray {
 
 // One DeviceMismatches per timed run, on the device, so that every run's output can be checked
 // without a round trip to the host between runs.
-// Whether the device check `count` (which adds every wrong element to the DeviceMismatches it is
-// given, on the session's stream) finds none: a correctness case's check, on the device as the timed
-// calls' is, in milliseconds; the host draws the truth again only to say what is wrong.
-bool device_finds_nothing_wrong(const std::function<void(DeviceMismatches*)>& count);
-
 class RunChecks {
  public:
   explicit RunChecks(int capacity);

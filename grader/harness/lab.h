@@ -95,6 +95,10 @@ struct Case {
   Arrays arrays;
   Problem problem{};
   std::function<std::string()> check_output;  // after the call: "" or why the output is wrong
+  // Where given, the device check the timed calls' outputs get (Timed::check_output), run first: a
+  // case it finds nothing wrong in passes in milliseconds, and check_output (the host's oracle,
+  // drawing the truth again: 1.35 s for a 2^28-int scan) judges only the others and says what is wrong.
+  std::function<void(cudaStream_t, DeviceMismatches*)> check_on_device;
   // Set by the skeleton before check_output: the launcher call's duration by the grader's own events,
   // so that a step whose launcher reports a measurement can check it against the wall clock.
   double launcher_ms = 0;

@@ -159,19 +159,24 @@ struct MemoryLab {
     return "n = " + std::to_string(n[0]) + " and " + std::to_string(n[1]) + ", at four block sizes";
   }
 
+  // The device's check of a copy, for the timed calls and the correctness cases alike: the truth is
+  // what the generator put in `in`, drawn again from its seed, whatever the kernel did to `in` since.
+  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(const workbook::Arrays& arrays, const float* in,
+                                                                                      const float* out, std::size_t n) {
+    return [&arrays, in, out, n](cudaStream_t s, workbook::DeviceMismatches* result) {
+      workbook::count_changed_from_random(out, n, arrays.seed_of(in), result, s);
+    };
+  }
+
   static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {
     auto c = std::make_unique<workbook::Case<Problem>>();
     c->where = "n = " + std::to_string(spec.n) + " at " + spec.shape.describe();
     const float* in = c->arrays.input("in", spec.n);
     float* out = c->arrays.output("out", spec.n);
     c->problem = {in, out, spec.n, spec.shape.threads_per_block, spec.shape.padding_bytes()};
-    c->check_output = [c = c.get(), in, out, n = spec.n] {
-      // On the device first, as the timed calls are checked; then, to say what is wrong, on the host:
-      // a copy's truth is its input, drawn again from the input's seed as the comparison reads it.
-      if (workbook::device_finds_nothing_wrong([&](workbook::DeviceMismatches* found) {
-            workbook::count_changed_from_random(out, n, c->arrays.seed_of(in), found, workbook::session().stream);
-          }))
-        return std::string();
+    c->check_on_device = device_check(c->arrays, in, out, spec.n);
+    c->check_output = [c = c.get(), in, out] {
+      // A copy's truth is its input, drawn again from the input's seed as the comparison reads it.
       const workbook::Comparison result = workbook::compare_with(c->arrays.download(out), workbook::FloatStream(c->arrays.seed_of(in)), {});
       return result.describe(workbook::Tolerance{});
     };
@@ -189,10 +194,7 @@ struct MemoryLab {
     t->reference = [in, reference_out](cudaStream_t s) {
       CUDA_CHECK(cudaMemcpyAsync(reference_out, in, kTimedFloats * sizeof(float), cudaMemcpyDeviceToDevice, s));
     };
-    // The truth is what the generator put in `in`, whatever the kernel did to `in` since.
-    t->check_output = [t = t.get(), in, out](cudaStream_t s, workbook::DeviceMismatches* result) {
-      workbook::count_changed_from_random(out, kTimedFloats, t->arrays.seed_of(in), result, s);
-    };
+    t->check_output = device_check(t->arrays, in, out, kTimedFloats);
     t->bytes = 2.0 * kTimedFloats * sizeof(float);
     return t;
   }

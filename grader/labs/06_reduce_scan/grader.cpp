@@ -157,6 +157,22 @@ struct ReduceScanLab {
     return "n = " + std::to_string(n[0]) + " and " + std::to_string(n[1]) + ", for the sums and the scans";
   }
 
+  // The device's check of a sum or a scan of the n ints drawn from `in`'s seed, for the timed calls
+  // and the correctness cases alike: the truth computed with CUB from the input drawn again, in
+  // scratch of the grader's own in `arrays`.
+  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(workbook::Arrays& arrays, const std::int32_t* in,
+                                                                                      const std::int32_t* out, std::size_t n, bool scan) {
+    reduce_scan_check::TruthScratch truth;
+    truth.values = reinterpret_cast<std::int32_t*>(arrays.scratch(n));
+    truth.truth = reinterpret_cast<std::int32_t*>(arrays.scratch(scan ? n : 1));
+    truth.temp_bytes = scan ? reduce_scan_check::cub_scan_temp_bytes(n) : reduce_scan_check::cub_sum_temp_bytes(n);
+    truth.temp = arrays.scratch((truth.temp_bytes + 3) / 4);
+    return [&arrays, in, out, n, scan, truth](cudaStream_t s, workbook::DeviceMismatches* result) {
+      if (scan) reduce_scan_check::count_wrong_prefix_sums(out, n, arrays.seed_of(in), truth, result, s);
+      else reduce_scan_check::count_wrong_sum(out, n, arrays.seed_of(in), truth, result, s);
+    };
+  }
+
   static std::unique_ptr<workbook::Case<Problem>> make_case(const CaseSpec& spec) {
     auto c = std::make_unique<workbook::Case<Problem>>();
     const bool scan = spec.operation == Operation::kScan;
@@ -167,21 +183,9 @@ struct ReduceScanLab {
     c->problem.in = in;
     c->problem.out = out;
     c->problem.n = spec.n;
-    // The device's check, as the timed calls': scratch of the grader's own for the truth it computes.
-    reduce_scan_check::TruthScratch truth;
-    const std::size_t out_count = scan ? spec.n : 1;
-    truth.values = reinterpret_cast<std::int32_t*>(c->arrays.scratch(spec.n));
-    truth.truth = reinterpret_cast<std::int32_t*>(c->arrays.scratch(out_count));
-    truth.temp_bytes = scan ? reduce_scan_check::cub_scan_temp_bytes(spec.n) : reduce_scan_check::cub_sum_temp_bytes(spec.n);
-    truth.temp = c->arrays.scratch((truth.temp_bytes + 3) / 4);
-    c->check_output = [c = c.get(), in, out, n = spec.n, scan, truth]() -> std::string {
-      // On the device first, as the timed calls are checked; then, to say what is wrong, on the host:
-      // the input's values drawn again from its seed as the check needs them (oracle.h).
-      if (workbook::device_finds_nothing_wrong([&](workbook::DeviceMismatches* found) {
-            if (scan) reduce_scan_check::count_wrong_prefix_sums(out, n, c->arrays.seed_of(in), truth, found, workbook::session().stream);
-            else reduce_scan_check::count_wrong_sum(out, n, c->arrays.seed_of(in), truth, found, workbook::session().stream);
-          }))
-        return std::string();
+    c->check_on_device = device_check(c->arrays, in, out, spec.n, scan);
+    c->check_output = [c = c.get(), in, out, n = spec.n, scan]() -> std::string {
+      // The input's values drawn again from its seed as the check needs them (oracle.h).
       const workbook::IntStream value_at(c->arrays.seed_of(in));
       const std::vector<std::int32_t> got = c->arrays.download(out);
       if (!scan) {
@@ -232,15 +236,7 @@ struct ReduceScanLab {
       else reduce_scan_check::cub_sum(in, cub_out, n, cub_temp, cub_bytes, s);
     };
 
-    reduce_scan_check::TruthScratch truth;
-    truth.values = scratch_ints(n);
-    truth.truth = scratch_ints(out_count);
-    truth.temp_bytes = cub_bytes;
-    truth.temp = scratch_bytes(cub_bytes);
-    t->check_output = [t = t.get(), in, out, n, truth, scan](cudaStream_t s, workbook::DeviceMismatches* result) {
-      if (scan) reduce_scan_check::count_wrong_prefix_sums(out, n, t->arrays.seed_of(in), truth, result, s);
-      else reduce_scan_check::count_wrong_sum(out, n, t->arrays.seed_of(in), truth, result, s);
-    };
+    t->check_output = device_check(t->arrays, in, out, n, scan);
     t->bytes = double(n + (scan ? n : 0)) * sizeof(std::int32_t);  // read, and a scan's write
     return t;
   }
