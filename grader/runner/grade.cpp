@@ -98,25 +98,6 @@ void check_points(const Checkout& checkout, const std::string& path) {
 
 namespace {
 
-// A tool of the CUDA toolkit (compute-sanitizer, ncu): on PATH, else beside nvcc; "" when neither.
-std::string toolkit_tool(const std::string& name) {
-  if (on_path(name)) return path_of(name);
-  const std::string nvcc = path_of("nvcc");
-  return nvcc.empty() ? "" : path_of(fs::path(nvcc).parent_path().string() + "/" + name);
-}
-
-// The lab of step `id` ("04.1"), which must be one of its steps: a usage error that lists them.
-std::string lab_of_step(const Checkout& checkout, const std::string& id) {
-  const std::string lab = checkout.lab_named(id.substr(0, 2));
-  const std::vector<std::string> ids = checkout.step_ids(lab);
-  if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
-    std::string known;
-    for (const std::string& each : ids) known += each + " ";
-    throw Fatal(kExitUsage, lab + " has no step " + id + "; its steps are: " + known);
-  }
-  return lab;
-}
-
 // What grade and profile both check of a request: its timeout, and --solution and --submission
 // (`doing`: "grades a student's files") where they cannot be.
 void check_request(const Checkout& checkout, const Request& r, const std::string& doing) {

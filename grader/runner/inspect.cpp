@@ -92,6 +92,8 @@ struct KernelResources {
   long stack = 0, spill_stores = 0, spill_loads = 0, shared = 0;
 };
 
+// A kernel's name as the student wrote it. (The audit's demangled() does the first half; the runner
+// includes nothing of audit/, the judge's side of the wall.)
 std::string readable(const std::string& mangled, const std::string& lab_namespace) {
   int status = 0;
   char* demangled = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
@@ -137,12 +139,6 @@ int warps_by_registers(int registers) {
   return std::min(64, 65536 / per_warp);
 }
 
-// The lab named by `word`: a lab (02, 02_memory) or one of its steps (02.4).
-std::string lab_of(const Checkout& checkout, const std::string& word) {
-  const std::size_t dot = word.find('.');
-  return checkout.lab_named(dot == std::string::npos ? word : word.substr(0, dot));
-}
-
 }  // namespace
 
 int inspect(const Checkout& checkout, Words words) {
@@ -150,7 +146,7 @@ int inspect(const Checkout& checkout, Words words) {
   for (std::string word; words.next(word);) {
     if (word.starts_with("-")) throw Fatal(kExitUsage, "inspect: unknown option " + word);
     if (!lab.empty()) throw Fatal(kExitUsage, "inspect takes one lab or step, e.g. ./workbook inspect 04 or 04.8");
-    lab = lab_of(checkout, word);
+    lab = word.find('.') == std::string::npos ? checkout.lab_named(word) : lab_of_step(checkout, word);
   }
   if (lab.empty()) throw Fatal(kExitUsage, "inspect needs a lab or a step, e.g. ./workbook inspect 04_sgemm or 04.8");
   const std::string file = checkout.root + "/" + checkout.topic_file(lab);
@@ -216,7 +212,7 @@ int inspect(const Checkout& checkout, Words words) {
       checkout.shown(folder + "/" + lab + ".ptxas.txt"));
 
   // The machine code, kernel by kernel, where the toolkit has cuobjdump (beside nvcc, or on PATH).
-  std::string cuobjdump = path_of("cuobjdump");
+  std::string cuobjdump = toolkit_tool("cuobjdump");
   if (cuobjdump.empty() && !command.empty() && fs::exists(fs::path(command.front()).parent_path() / "cuobjdump"))
     cuobjdump = (fs::path(command.front()).parent_path() / "cuobjdump").string();
   const std::string sass = folder + "/" + lab + ".sass";
