@@ -22,7 +22,7 @@ students=$(cd "$root/solutions" && ls -d */proofs/controls/*/ 2>/dev/null | awk 
 for student in $students; do
   handed_in="$scratch/$student"
   for file in "$root"/solutions/*/proofs/controls/"$student"/*.cu; do
-    lab=$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$file")")")")")
+    lab=${file#"$root/solutions/"} lab=${lab%%/*}  # solutions/NN_topic/proofs/controls/STUDENT/<topic>.cu
     mkdir -p "$handed_in/labs/$lab" && cp "$file" "$handed_in/labs/$lab/"
   done
   output="$scratch/$student.out"
