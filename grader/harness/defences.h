@@ -25,12 +25,13 @@ enum class Defence {
   kWorkLaunches,      // a bar's occupancy is that of the launches that take the call's time, not the register-heaviest's
   kSecretInputs,      // inputs drawn from a key nothing of the student's can read (off: from --seed, so that a proof's inputs repeat)
   kFreshModule,       // the student's module as it was loaded (its __device__ globals) at the start of every call
+  kCallsAlike,        // every timed call flushed, prepared and timed launch by launch alike, so none can be told apart
 };
 
-inline constexpr std::array<Defence, 10> kAllDefences = {
-    Defence::kRememberedWork, Defence::kCeiling,    Defence::kPrecision,     Defence::kGuard,
-    Defence::kInputChanged,   Defence::kBlockOrder, Defence::kStageReuse,    Defence::kWorkLaunches,
-    Defence::kSecretInputs,   Defence::kFreshModule};
+inline constexpr std::array<Defence, 11> kAllDefences = {
+    Defence::kRememberedWork, Defence::kCeiling,      Defence::kPrecision,    Defence::kGuard,
+    Defence::kInputChanged,   Defence::kBlockOrder,   Defence::kStageReuse,   Defence::kWorkLaunches,
+    Defence::kSecretInputs,   Defence::kFreshModule,  Defence::kCallsAlike};
 
 constexpr std::string_view name_of(Defence defence) {
   switch (defence) {
@@ -44,6 +45,7 @@ constexpr std::string_view name_of(Defence defence) {
     case Defence::kWorkLaunches: return "work-launches";
     case Defence::kSecretInputs: return "secret-inputs";
     case Defence::kFreshModule: return "fresh-module";
+    case Defence::kCallsAlike: return "calls-alike";
   }
   return "?";
 }

@@ -174,7 +174,10 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   // prepared differently from another, so no kernel can tell the one whose launches set the
   // occupancy from the ones that set the time.
   const bool fresh = defence_enabled(Defence::kRememberedWork);
-  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs;
+  // Off only in a proof: then one more call, after the timed ones and with no flush, is the one
+  // timed launch by launch, as the grader once did, so that a kernel can tell it from the others.
+  const bool calls_alike = defence_enabled(Defence::kCallsAlike);
+  const int capacity = timed.timing.warmup_runs + timed.timing.max_runs + (calls_alike ? 0 : 1);
   RunChecks output_checks(capacity), input_checks(capacity);
   std::vector<LaunchRecord> launches;
   std::vector<std::vector<double>> launch_ms;  // per call, each launch's time
@@ -184,7 +187,8 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
     call(s);
     launches = recorded_launches();
   };
-  candidate.launch_times = [&](int, std::vector<double> each) { launch_ms.push_back(std::move(each)); };
+  const LaunchTimes keep_launch_times = [&](int, std::vector<double> each) { launch_ms.push_back(std::move(each)); };
+  if (calls_alike) candidate.launch_times = keep_launch_times;
   candidate.before = [&](cudaStream_t s, int) {
     if (fresh) {
       // The grader's scratch first (the baseline's and the reference's results: nothing a kernel
@@ -223,6 +227,10 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   } else if (!timed.baseline_key.empty()) {
     known.emplace(timed.baseline_key, timings.front());
   }
+  if (!calls_alike) {
+    candidate.launch_times = keep_launch_times;
+    time_unflushed_call_by_launch(candidate, timings[1].calls, stream);
+  }
   m.baseline_ms = timings[0].median_ms;
   m.candidate_ms = timings[1].median_ms;
   m.reference_ms = timings[2].median_ms;
@@ -248,12 +256,12 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   std::vector<LaunchShare> shares;
   for (std::size_t i = 0; i < launches.size(); ++i) {
     std::vector<double> each;
-    for (std::size_t c = static_cast<std::size_t>(timed.timing.warmup_runs); c < launch_ms.size(); ++c)
+    for (std::size_t c = calls_alike ? static_cast<std::size_t>(timed.timing.warmup_runs) : 0; c < launch_ms.size(); ++c)
       if (i < launch_ms[c].size()) each.push_back(launch_ms[c][i]);
     shares.push_back({resources_of(launches[i]), each.empty() ? 0.0 : median(each)});
   }
   weigh_launches(std::move(shares), m);
-  const int last_call = fresh ? timings[1].calls - 1 : 0;
+  const int last_call = fresh ? timings[1].calls - (calls_alike ? 1 : 0) : 0;
 
   const auto first_of = [](std::initializer_list<std::string> verdicts) {
     for (const std::string& verdict : verdicts)

@@ -163,6 +163,19 @@ std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStre
   return time_interleaved(timed, stream, options);
 }
 
+void time_unflushed_call_by_launch(const TimedWork& work, int call, cudaStream_t stream) {
+  if (work.before) work.before(stream, call);
+  const Event start, stop;
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaEventRecord(start.get(), stream));
+  start_timing_launches();
+  work.run(stream);
+  CUDA_CHECK(cudaEventRecord(stop.get(), stream));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  work.launch_times(call, stop_timing_launches(start.get(), stop.get()));
+  if (work.after) work.after(stream, call);
+}
+
 double time_one_call_ms(const GpuWork& work, cudaStream_t stream) {
   const Event start, stop;
   CUDA_CHECK(cudaDeviceSynchronize());

@@ -59,6 +59,11 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
 std::vector<Timing> time_interleaved(const std::vector<GpuWork>& works, cudaStream_t stream,
                                      const TimingOptions& options = {});
 
+// A proof's call ([calls-alike] off): one call of `work`, its hooks around it, each launch timed and
+// handed to work.launch_times, with no L2 flush before it. The grader once timed launch by launch only
+// this one extra call, which a kernel could tell from the timed ones by what the flush had left in L2.
+void time_unflushed_call_by_launch(const TimedWork& work, int call, cudaStream_t stream);
+
 // One call of `work`, started with the whole device idle and timed by events on `stream`; returns
 // with the whole device idle again. A correctness case's call: its duration checks a measurement
 // the call reports (lab 01's clock64() cycles), nothing more.

@@ -90,6 +90,9 @@ inline const workbook::proofs::Table kProofs{
             {"foreign_kernel_by_address", "02.1,02.2,02.3"},
             {"copies_with_memcpy_async", "02.1,02.2,02.3", "may copy only from the host"},
         },
+    // A probe that spins only where the output is still in L2, beside a copy at full occupancy: it set
+    // the occupancy of the one call once timed launch by launch, the only one with no flush before it.
+    .judged_closed_mutants = {{"spins_when_l2_is_warm", workbook::Defence::kCallsAlike, "02.1,02.4"}},
     .memcheck_mutant = "reads_past_end",
     .wide_loads = {"copy_vectors_kernel<float4", "copy_pipelined_kernel"},
 };
