@@ -22,9 +22,11 @@ for lab in "$root"/labs/[0-9][0-9]_*/; do
   handouts+=" \"${lab}README.md\""
   folders+=" \"${lab%/}\""
 done
-# The instructors' guide, in an instructor's checkout (a student's copy has none: ./workbook handout).
+# The instructors' pages (their guide, the design), in an instructor's checkout (a student's copy has
+# neither: ./workbook handout).
 instructor_pages=""
 [ -f "$root/docs/instructors.md" ] && instructor_pages="\"$root/docs/instructors.md\""
+[ -f "$root/docs/design.md" ] && instructor_pages="$instructor_pages \"$root/docs/design.md\""
 sed -e "s#@ROOT@#$root#g" -e "s#@OUT@#$out#g" -e "s#@AWESOME@#$awesome#g" \
     -e "s#@LAB_HANDOUTS@#$handouts#g" -e "s#@LAB_FOLDERS@#$folders#g" -e "s#@INSTRUCTOR_PAGES@#$instructor_pages#g" \
     "$root/docs/site/Doxyfile.in" > "$out/Doxyfile"

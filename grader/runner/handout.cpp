@@ -36,9 +36,10 @@ namespace fs = std::filesystem;
 // .scratch), except .gitignore.
 const std::set<std::string> kNotHandedOut = {"solutions", "build", "results"};
 
-// The instructor's files outside solutions/: the instructors' guide and its picture, and a script
-// that needs solutions/. A page handed out leaves out its instructor spans too (student_text()).
-const std::set<std::string> kInstructorOnly = {"docs/instructors.md", "docs/site-instructors.png", "scripts/edit_to_verdict.sh"};
+// The instructor's files outside solutions/: the instructors' guide and its picture, the design (a
+// maintainer's page: the two trees, the proofs), and a script that needs solutions/. A page handed out leaves out its instructor spans too (student_text()).
+const std::set<std::string> kInstructorOnly = {"docs/instructors.md", "docs/site-instructors.png", "docs/design.md",
+                                               "scripts/edit_to_verdict.sh"};
 
 bool handed_out(const fs::path& relative) {
   const std::string top = relative.begin()->string();

@@ -55,14 +55,14 @@ check "the copy has no witness, mutant, proof, NOTES or experiment by name${name
 same=$(awk '{ print $1 }' "$scratch/copy.sums" | sort -u | comm -12 - "$scratch/instructor.sums")
 check "no file of the copy is a copy of one of solutions/" test -z "$same"
 # Every file of the course is there: the files git tracks, less solutions/ and the instructor's
-# own beside it (the instructors' guide and its picture, CI, a script that needs solutions/).
-instructor_only='^(docs/instructors\.md|docs/site-instructors\.png|scripts/edit_to_verdict\.sh)$'
+# own beside it (the instructors' guide and its picture, the design, CI, a script that needs solutions/).
+instructor_only='^(docs/instructors\.md|docs/site-instructors\.png|docs/design\.md|scripts/edit_to_verdict\.sh)$'
 git -C "$checkout" ls-files | grep -vE '^(solutions|build|results)/' | grep -vE '^\.[^/]+/' | grep -vE "$instructor_only" |
   while IFS= read -r file; do [ -f "$checkout/$file" ] && [ ! -L "$checkout/$file" ] && echo "$file"; done | sort >"$scratch/wanted"
 (cd "$copy" && find . -type f | sed 's|^\./||' | grep -vE '^\.[^/]+/' | sort) >"$scratch/got"
 check "the copy holds every file of the course ($(wc -l <"$scratch/wanted") files)" diff "$scratch/wanted" "$scratch/got"
-check "the copy has no instructors' guide, CI or script that needs solutions/" \
-  test ! -e "$copy/docs/instructors.md" -a ! -e "$copy/.ci" -a ! -e "$copy/scripts/edit_to_verdict.sh"
+check "the copy has no instructors' guide, design, CI or script that needs solutions/" \
+  test ! -e "$copy/docs/instructors.md" -a ! -e "$copy/docs/design.md" -a ! -e "$copy/.ci" -a ! -e "$copy/scripts/edit_to_verdict.sh"
 # A student's README: what to do and the commands a student runs, none of the instructor's.
 told=$(grep -oiE 'solutions/|--solution|mutant|calibrate|grade-class|slurm|witness|instructors\.md' "$copy/README.md" | sort -u | paste -sd' ')
 check "the copy's README says nothing of the instructor's${told:+ (it names: $told)}" test -z "$told"

@@ -39,6 +39,7 @@ PAGES = {  # page: does it have formulas
 }
 if os.path.exists(os.path.join(ROOT, "docs", "instructors.md")):  # an instructor's checkout: a student's copy has none
     PAGES["md_docs_instructors.html"] = False
+    PAGES["md_docs_design.html"] = False
 # Every handout, each with the formulas a student reads (a tolerance is a formula: a macro MathJax
 # does not know shows as an error in the very rule a result is checked against).
 for _name in sorted(os.listdir(os.path.join(ROOT, "labs"))):
