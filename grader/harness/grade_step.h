@@ -28,7 +28,7 @@
 #include "judged_code.h"
 #include "lab.h"
 #include "peaks.h"
-#include "report.h"
+#include "rows.h"
 #include "resources.h"
 #include "session.h"
 #include "stats.h"

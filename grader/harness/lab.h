@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "buffers.h"
-#include "report.h"
+#include "rows.h"
 #include "timing.h"
 
 namespace workbook {

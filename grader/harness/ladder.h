@@ -21,7 +21,7 @@
 #include "grade_step.h"
 #include "lab.h"
 #include "reference_values.h"
-#include "report.h"
+#include "rows.h"
 #include "witness_registry.h"
 
 namespace workbook {

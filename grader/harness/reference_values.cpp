@@ -6,7 +6,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "report.h"  // fixed()
+#include "rows.h"  // fixed()
 #include "session.h"
 
 namespace workbook {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "exit_codes.h"
-#include "report.h"
+#include "rows.h"
 
 namespace workbook {
 

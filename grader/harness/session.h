@@ -14,7 +14,8 @@
 #include "bars_profile.h"
 #include "defences.h"
 #include "profile.h"
-#include "report.h"
+#include "csv_table.h"
+#include "rows.h"
 #include "timing.h"
 
 namespace workbook {
@@ -83,7 +84,7 @@ using BenchFunction = void (*)(const std::string& csv_path);
 bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns);
 const std::vector<std::string>& bench_columns();  // the registered lab's
 
-// A benchmark's CSV file (report.h's CsvTable) with the registered columns.
+// A benchmark's CSV file (csv_table.h) with the registered columns.
 class BenchCsv : public CsvTable {
  public:
   explicit BenchCsv(const std::string& path) : CsvTable(path, bench_columns()) {}

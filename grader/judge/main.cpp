@@ -22,7 +22,7 @@
 #include "peaks.h"
 #include "queries.h"
 #include "registrations.h"
-#include "report.h"
+#include "rows.h"
 #include "resources.h"
 #include "session.h"
 #include "workbook/cuda.h"

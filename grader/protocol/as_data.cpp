@@ -134,4 +134,16 @@ void AsDataFile::open(const std::string& path, std::ios::openmode mode) {
   else clear();
 }
 
+// A line break cannot be left in a field: a spreadsheet would keep it, and a terminal obey it.
+std::string csv_field(std::string_view given) {
+  std::string text = line_as_data(given);
+  // A field a spreadsheet would read as a formula (a student's name or words starting with = + - @)
+  // is kept as text: a leading ' is how spreadsheets mark one.
+  if (!text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos) text.insert(0, 1, '\'');
+  if (text.find_first_of(",\"") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
 }  // namespace workbook

@@ -28,6 +28,10 @@ std::string text_as_data(std::string_view text);
 // A field of one line (a reason, a name, a CSV cell, a table's cell): '\n' and '\t' escaped too, so
 // that the text can neither start a line that passes for the grader's nor break a table's columns.
 std::string line_as_data(std::string_view text);
+// A CSV field as RFC 4180 writes it, of one line of data (line_as_data): quoted when it holds a comma
+// or a quote ("06.8 Blelloch, conflict-free"), its quotes doubled, and a field a spreadsheet would
+// read as a formula (starting with = + - @) kept as text by a leading '. Python's csv reads it back.
+std::string csv_field(std::string_view text);
 
 // A stream buffer that passes on everything written to it as text_as_data(), to `destination`: a
 // console or a file that no path of the program's can write raw to, whether or not it escaped its

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report.h"
+#include "rows.h"
 
 namespace workbook::runner {
 

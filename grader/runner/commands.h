@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "checkout.h"
-#include "report.h"
+#include "reports.h"
 
 namespace workbook::runner {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The README's scorecard excerpt is what `grade` prints: its table header has the columns the
-grader's compact table has (grader/harness/report.cpp, print_table), in that order; every row has a
+grader's compact table has (grader/protocol/rows.cpp, print_table), in that order; every row has a
 step id, a result the grader writes, and the verdict lines start as the grader's do.
 
     check_readme_scorecard.py ROOT
@@ -10,7 +10,7 @@ import sys
 
 root = sys.argv[1]
 readme = open(f"{root}/README.md").read()
-report = open(f"{root}/grader/harness/report.cpp").read()
+report = open(f"{root}/grader/protocol/rows.cpp").read()
 
 blocks = re.findall(r"```text\n(step .*?)```", readme, re.S)
 if len(blocks) != 1:
@@ -19,7 +19,7 @@ lines = blocks[0].splitlines()
 
 headers = re.search(r'std::vector<std::string> headers = \{([^}]*)\};', report)
 if not headers:
-    sys.exit("FAIL: report.cpp's print_table no longer lists its headers as this test reads them: update the test")
+    sys.exit("FAIL: rows.cpp's print_table no longer lists its headers as this test reads them: update the test")
 columns = re.findall(r'"([^"]+)"', headers.group(1)) + ["result"]
 shown = [c for c in re.split(r"\s{2,}", lines[0].strip())]
 if shown != columns:

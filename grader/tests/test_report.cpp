@@ -12,7 +12,9 @@
 #include <string>
 #include <tuple>
 
-#include "report.h"
+#include "csv_table.h"
+#include "reports.h"
+#include "rows.h"
 
 using namespace workbook;
 
