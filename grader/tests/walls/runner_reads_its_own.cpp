@@ -1,4 +1,4 @@
-// Compiled with the runner's include path: what the runner may read of the grader, the protocol.
+// Compiled with the runner's include path: its own headers and the protocol.
 #include "as_data.h"
 #include "bars_profile.h"
 #include "exit_codes.h"
