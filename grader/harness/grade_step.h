@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <initializer_list>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -156,6 +157,67 @@ std::string share_of_limits(const Measurement& m);
 // ---------------------------------------------------------------------------------------------
 // The flow
 
+// Each launch's share of a call: its resources, and its median time over the calls from
+// `first_call` on.
+inline std::vector<LaunchShare> launch_shares(const std::vector<LaunchRecord>& launches,
+                                              const std::vector<std::vector<double>>& launch_ms, std::size_t first_call) {
+  std::vector<LaunchShare> shares;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    std::vector<double> each;
+    for (std::size_t c = first_call; c < launch_ms.size(); ++c)
+      if (i < launch_ms[c].size()) each.push_back(launch_ms[c][i]);
+    shares.push_back({resources_of(launches[i]), each.empty() ? 0.0 : median(each)});
+  }
+  return shares;
+}
+
+// The first of `verdicts` that says something, "" where none does.
+inline std::string first_nonempty(std::initializer_list<std::string> verdicts) {
+  for (const std::string& verdict : verdicts)
+    if (!verdict.empty()) return verdict;
+  return std::string();
+}
+
+// The baseline, the candidate and the reference timed interleaved, their timings in that order, and
+// where the timed part of the step's seconds went, in the log. The baseline, where this process has
+// timed it at this shape already, is not timed again: the grader's own kernel, whose median moved
+// 0.07% over a lab's steps (docs/timing.md). The candidate and the reference are always timed.
+template <typename Problem>
+std::vector<Timing> time_with_baseline_and_reference(const TimedWork& candidate, const Timed<Problem>& timed,
+                                                     const Reference& reference, cudaStream_t stream) {
+  std::map<std::string, Timing>& known = session().measured_baselines;
+  const auto earlier = timed.baseline_key.empty() ? known.end() : known.find(timed.baseline_key);
+  const bool baseline_timed_before = earlier != known.end();
+  std::vector<TimedWork> works = {candidate, {timed.reference, {}, {}}};
+  if (!baseline_timed_before) works.insert(works.begin(), {timed.baseline, {}, {}});
+  std::vector<Timing> timings = time_interleaved(works, stream, timed.timing);
+  if (baseline_timed_before) {
+    timings.insert(timings.begin(), earlier->second);
+    std::cout << "[workbook] the baseline (" << timed.baseline_key << ") as this process timed it at an earlier step: "
+              << std::setprecision(4) << earlier->second.median_ms << " ms\n";
+  } else if (!timed.baseline_key.empty()) {
+    known.emplace(timed.baseline_key, timings.front());
+  }
+  std::cout << std::setprecision(4) << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms << " (" << timings[0].calls
+            << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " (" << timings[1].calls << ", "
+            << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms << " (" << timings[2].calls << ", "
+            << timings[2].runs << ")\n";
+  // Where the timed part of the step's seconds went, work by work: a slow baseline is most of a
+  // step (lab 04's naive SGEMM, 8 calls of about 0.3 s at 4096^3), which a student waiting for one
+  // step's verdict sees here. Each work's calls, warm-up included, at its median.
+  std::ostringstream spent;
+  spent << std::fixed << std::setprecision(2) << "[workbook] the timed calls, about (median x calls): baseline "
+        << (baseline_timed_before ? 0.0 : timings[0].median_ms * timings[0].calls / 1000) << " s, candidate " << timings[1].median_ms * timings[1].calls / 1000
+        << " s, " << reference.name << ' ' << timings[2].median_ms * timings[2].calls / 1000 << " s\n";
+  std::cout << spent.str();
+  // A gate that gave up timed some host time too (timing.h): rare, and worth a line in the log.
+  for (std::size_t w = baseline_timed_before ? 1 : 0; w < timings.size(); ++w)
+    if (timings[w].waits > 0)
+      std::cout << "[workbook] " << timings[w].waits << " timed calls of the " << (w == 0 ? "baseline" : w == 1 ? "candidate" : reference.name)
+                << " kept the host 50 ms or more before their work was queued: their times include it\n";
+  return timings;
+}
+
 // Times `launcher` on `timed` against its baseline and reference, with every timed-call defence.
 template <typename Problem>
 Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Problem>& timed, const Reference& reference,
@@ -211,22 +273,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   if (JudgedCode* judged = session().judged) judged->plan_ahead([&] { call(stream); });
   // And the GPU is checked to be the judge's alone: no process of the grading's holds a context on it.
   check_gpu_not_shared();
-  // The baseline, where this process has timed it at this shape already, is not timed again: the
-  // grader's own kernel, whose median moved 0.07% over a lab's steps (docs/timing.md). The candidate
-  // and the reference are always timed, interleaved.
-  std::map<std::string, Timing>& known = session().measured_baselines;
-  const auto earlier = timed.baseline_key.empty() ? known.end() : known.find(timed.baseline_key);
-  const bool baseline_timed_before = earlier != known.end();
-  std::vector<TimedWork> works = {candidate, {timed.reference, {}, {}}};
-  if (!baseline_timed_before) works.insert(works.begin(), {timed.baseline, {}, {}});
-  std::vector<Timing> timings = time_interleaved(works, stream, timed.timing);
-  if (baseline_timed_before) {
-    timings.insert(timings.begin(), earlier->second);
-    std::cout << "[workbook] the baseline (" << timed.baseline_key << ") as this process timed it at an earlier step: "
-              << std::setprecision(4) << earlier->second.median_ms << " ms\n";
-  } else if (!timed.baseline_key.empty()) {
-    known.emplace(timed.baseline_key, timings.front());
-  }
+  std::vector<Timing> timings = time_with_baseline_and_reference(candidate, timed, reference, stream);
   if (!calls_alike) {
     candidate.launch_times = keep_launch_times;
     time_unflushed_call_by_launch(candidate, timings[1].calls, stream);
@@ -234,43 +281,13 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.baseline_ms = timings[0].median_ms;
   m.candidate_ms = timings[1].median_ms;
   m.reference_ms = timings[2].median_ms;
-  std::cout << std::setprecision(4) << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms << " (" << timings[0].calls
-            << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " (" << timings[1].calls << ", "
-            << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms << " (" << timings[2].calls << ", "
-            << timings[2].runs << ")\n";
-  // Where the timed part of the step's seconds went, work by work: a slow baseline is most of a
-  // step (lab 04's naive SGEMM, 8 calls of about 0.3 s at 4096^3), which a student waiting for one
-  // step's verdict sees here. Each work's calls, warm-up included, at its median.
-  std::ostringstream spent;
-  spent << std::fixed << std::setprecision(2) << "[workbook] the timed calls, about (median x calls): baseline "
-        << (baseline_timed_before ? 0.0 : timings[0].median_ms * timings[0].calls / 1000) << " s, candidate " << timings[1].median_ms * timings[1].calls / 1000
-        << " s, " << reference.name << ' ' << timings[2].median_ms * timings[2].calls / 1000 << " s\n";
-  std::cout << spent.str();
-  // A gate that gave up timed some host time too (timing.h): rare, and worth a line in the log.
-  for (std::size_t w = baseline_timed_before ? 1 : 0; w < timings.size(); ++w)
-    if (timings[w].waits > 0)
-      std::cout << "[workbook] " << timings[w].waits << " timed calls of the " << (w == 0 ? "baseline" : w == 1 ? "candidate" : reference.name)
-                << " kept the host 50 ms or more before their work was queued: their times include it\n";
   // Each launch's share: its median over the timed calls (the warm-up's left out, as for the call's
   // time). Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  std::vector<LaunchShare> shares;
-  for (std::size_t i = 0; i < launches.size(); ++i) {
-    std::vector<double> each;
-    for (std::size_t c = calls_alike ? static_cast<std::size_t>(timed.timing.warmup_runs) : 0; c < launch_ms.size(); ++c)
-      if (i < launch_ms[c].size()) each.push_back(launch_ms[c][i]);
-    shares.push_back({resources_of(launches[i]), each.empty() ? 0.0 : median(each)});
-  }
-  weigh_launches(std::move(shares), m);
+  weigh_launches(launch_shares(launches, launch_ms, calls_alike ? static_cast<std::size_t>(timed.timing.warmup_runs) : 0), m);
   const int last_call = fresh ? timings[1].calls - (calls_alike ? 1 : 0) : 0;
-
-  const auto first_of = [](std::initializer_list<std::string> verdicts) {
-    for (const std::string& verdict : verdicts)
-      if (!verdict.empty()) return verdict;
-    return std::string();
-  };
   std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
   if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
-  m.failure = first_of({
+  m.failure = first_nonempty({
       first_failed_call(output_checks.download(), input_checks.download(), last_call + 1, fresh),
       guards,
       machine_code_violation(blocks_wait_for_others, launches),
@@ -467,6 +484,78 @@ const typename Lab::Step* find_step(const std::string& id) {
   return found == steps.end() ? nullptr : &*found;
 }
 
+// A step not applicable on this GPU, or graded on a machine the judge refused: its one row,
+// recorded. True where that settles the step.
+template <typename Lab>
+bool settled_without_grading(const typename Lab::Step& step, StepRow failed) {
+  if (std::string why = not_applicable_reason(step); !why.empty()) {
+    failed.measured_at = "architecture";
+    failed.verdict = Verdict::kNotApplicable;
+    failed.reason = why;
+    record(failed);
+    ++session().not_applicable_steps;
+    const std::string note = std::string(step.id) + " " + why;  // a bare const char* prints as its address
+    MESSAGE(note);
+    return true;
+  }
+  if (!session().machine_refusal.empty()) {
+    failed.reason = session().machine_refusal;
+    record(failed);
+    FAIL_CHECK(failed.reason);
+    return true;
+  }
+  return false;
+}
+
+// Each condition `step` is timed at, a row each in `rows`; returns the first judged row's failure
+// ("" where every judged row passed). Every measurement's arrays are made first, all of them: a
+// judge asks for every plan before the first is timed, and ends the planner once, and a plan holds
+// the addresses it was made for.
+template <typename Lab>
+std::string time_every_condition(const typename Lab::Step& step, const std::string& bar, std::vector<StepRow>& rows) {
+  std::vector<std::unique_ptr<Timed<typename Lab::Problem>>> timed;
+  const std::vector<typename Lab::Condition> conditions = conditions_of<Lab>(step);
+  const auto arrays_began = std::chrono::steady_clock::now();
+  for (const auto& condition : conditions) {
+    timed.push_back(Lab::timed(condition));
+    give_workspace(step, timed.back()->problem, timed.back()->arrays);
+  }
+  if (JudgedCode* judged = session().judged)
+    judged->plan_ahead([&] {
+      for (const auto& each : timed) step.launcher(each->problem, session().stream);
+    });
+  log_phase_seconds(step.id, "the timed measurements' arrays and plans", arrays_began);
+  std::string verdict;
+  for (std::size_t c = 0; c < conditions.size(); ++c) {
+    const auto& condition = conditions[c];
+    const auto timing_began = std::chrono::steady_clock::now();
+    Measurement m;
+    try {
+      m = measure(step.launcher, *timed[c], Lab::reference(), step.blocks_wait_for_others);
+    } catch (const CudaError& error) {  // which call it was: timed, where
+      throw CudaError(error.code(), "while timed at " + Lab::describe(step, condition) + ": " + error.what());
+    }
+    log_phase_seconds(step.id, "timed at " + Lab::describe(step, condition), timing_began);
+    StepRow row = row_of<Lab>(step, condition, m);
+    // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
+    std::string why = m.failure;
+    bool judged = !why.empty();
+    for (std::size_t r = 0; r < step.bar.size(); ++r)
+      if (const auto requirement = graded_requirement(step, r); requirement.at == condition) {
+        judged = true;
+        if (why.empty()) why = requirement_failure<Lab>(step, requirement, m);
+      }
+    if (judged) {
+      row.verdict = why.empty() ? Verdict::kPass : Verdict::kFail;
+      row.bar = bar;
+      row.reason = why.empty() && step.experiment != nullptr ? "an experiment: see the handout" : why;
+      if (verdict.empty()) verdict = why;
+    }
+    rows.push_back(row);
+  }
+  return verdict;
+}
+
 // Grades the step `id` of `Lab`: one doctest test case per step, one process per test case.
 template <typename Lab>
 void grade_step(const char* id) {
@@ -492,23 +581,7 @@ void grade_step(const char* id) {
   failed.measured_at = "correctness";
   failed.verdict = Verdict::kFail;
   failed.bar = describe_bar<Lab>(step);
-  if (std::string why = not_applicable_reason(step); !why.empty()) {
-    StepRow skipped = failed;
-    skipped.measured_at = "architecture";
-    skipped.verdict = Verdict::kNotApplicable;
-    skipped.reason = why;
-    record(skipped);
-    ++session().not_applicable_steps;
-    const std::string note = std::string(step.id) + " " + why;  // a bare const char* prints as its address
-    MESSAGE(note);
-    return;
-  }
-  if (!session().machine_refusal.empty()) {
-    failed.reason = session().machine_refusal;
-    record(failed);
-    FAIL_CHECK(failed.reason);
-    return;
-  }
+  if (settled_without_grading<Lab>(step, failed)) return;
   REQUIRE_MESSAGE((step.launcher != nullptr || step.measurement != nullptr), step.id,
                   " has no launcher: only a measurement step may be graded by its cases alone");
   std::vector<std::pair<std::string, Reported>> reports;
@@ -543,48 +616,8 @@ void grade_step(const char* id) {
 
   std::string verdict;
   std::vector<StepRow> rows;
-  // Every measurement's arrays are made first, all of them: a judge asks for every plan before the
-  // first is timed, and ends the planner once, and a plan holds the addresses it was made for.
-  std::vector<std::unique_ptr<Timed<typename Lab::Problem>>> timed;
   const std::string error = failure_of([&] {
-    const std::vector<typename Lab::Condition> conditions = conditions_of<Lab>(step);
-    const auto arrays_began = std::chrono::steady_clock::now();
-    for (const auto& condition : conditions) {
-      timed.push_back(Lab::timed(condition));
-      give_workspace(step, timed.back()->problem, timed.back()->arrays);
-    }
-    if (JudgedCode* judged = session().judged)
-      judged->plan_ahead([&] {
-        for (const auto& each : timed) step.launcher(each->problem, session().stream);
-      });
-    log_phase_seconds(step.id, "the timed measurements' arrays and plans", arrays_began);
-    for (std::size_t c = 0; c < conditions.size(); ++c) {
-      const auto& condition = conditions[c];
-      const auto timing_began = std::chrono::steady_clock::now();
-      Measurement m;
-      try {
-        m = measure(step.launcher, *timed[c], Lab::reference(), step.blocks_wait_for_others);
-      } catch (const CudaError& error) {  // which call it was: timed, where
-        throw CudaError(error.code(), "while timed at " + Lab::describe(step, condition) + ": " + error.what());
-      }
-      log_phase_seconds(step.id, "timed at " + Lab::describe(step, condition), timing_began);
-      StepRow row = row_of<Lab>(step, condition, m);
-      // Every row must be possible and correct, judged or not; the bar's rows must also clear it.
-      std::string why = m.failure;
-      bool judged = !why.empty();
-      for (std::size_t r = 0; r < step.bar.size(); ++r)
-        if (const auto requirement = graded_requirement(step, r); requirement.at == condition) {
-          judged = true;
-          if (why.empty()) why = requirement_failure<Lab>(step, requirement, m);
-        }
-      if (judged) {
-        row.verdict = why.empty() ? Verdict::kPass : Verdict::kFail;
-        row.bar = failed.bar;
-        row.reason = why.empty() && step.experiment != nullptr ? "an experiment: see the handout" : why;
-        if (verdict.empty()) verdict = why;
-      }
-      rows.push_back(row);
-    }
+    verdict = time_every_condition<Lab>(step, failed.bar, rows);
     return std::string();
   });
   if (!error.empty()) {

@@ -225,6 +225,87 @@ inline double bar_between(double witness, double solution, double rejected, bool
   return std::sqrt(lowest * highest);
 }
 
+// The bars of the `k`th step of `Lab`'s table, calibrated on this GPU, as a profile's lines on `out`
+// (calibrate() below).
+template <typename Lab>
+void calibrate_step(std::size_t k, std::ostream& out) {
+  const typename Lab::Step& step = Lab::steps()[k];
+  if (std::string why = not_applicable_reason(step); !why.empty()) {  // its built-in bars stay
+    out << "# " << step.id << ": " << why << '\n';
+    std::cout << "[workbook] " << step.name() << ": " << why << '\n';
+    return;
+  }
+  const Rung<Lab> rung = rung_of<Lab>(k);
+  if (!rung.is_rung) return;
+  const bool has_witness = witness_of<typename Lab::Problem>(step.id).launcher != nullptr;
+  const typename Lab::Step witness = witness_step<Lab>(step);
+  if (has_witness)
+    if (std::string wrong = failure_of([&] { return check_all_cases<Lab>(witness); }); !wrong.empty())
+      throw CalibrationError("the witness of " + std::string(step.id) + " is wrong on this GPU: " + wrong +
+                             ". That is an error of the workbook: no profile was written");
+  std::vector<Requirement<typename Lab::Condition>> bars = step.bar;
+  std::string note;
+  std::vector<std::string> comments(bars.size());
+  bool rejects = false;  // in some measure of some condition, as the bars test asks
+  for (std::size_t r = 0; r < bars.size(); ++r) {
+    const std::string at = Lab::describe(step, bars[r].at);
+    const Measurement own = measure_at<Lab>(step, bars[r].at);
+    if (!own.failure.empty()) throw reference_failed(step.id, at, own.failure);
+    Measurement textbook = own;
+    if (has_witness) {
+      textbook = measure_at<Lab>(witness, bars[r].at);
+      if (!textbook.failure.empty())
+        throw CalibrationError("the witness of " + std::string(step.id) + " fails at " + at + " on this GPU: " +
+                               textbook.failure + ". That is an error of the workbook: no profile was written");
+    }
+    // What the bar must reject: the solutions of the rungs before it, or, on a ladder's first rung,
+    // the baseline (1x; its % of the reference is in every measurement: percent over speedup).
+    double fastest_speedup = NAN, fastest_percent = NAN;
+    std::string rejected;
+    if (rung.starts_ladder) {
+      fastest_speedup = 1.0;
+      fastest_percent = own.percent_of_reference() / own.speedup();
+      rejected = ", the baseline " + fixed(fastest_percent, 2) + "%";
+    }
+    for (const typename Lab::Step* before : rung.must_reject) {
+      const Measurement theirs = measure_at<Lab>(*before, bars[r].at);
+      if (!theirs.failure.empty()) throw reference_failed(before->id, Lab::describe(*before, bars[r].at), theirs.failure);
+      fastest_speedup = std::isnan(fastest_speedup) ? theirs.speedup() : std::max(fastest_speedup, theirs.speedup());
+      fastest_percent = std::isnan(fastest_percent) ? theirs.percent_of_reference()
+                                                    : std::max(fastest_percent, theirs.percent_of_reference());
+      rejected += std::string(", ") + before->id + "'s solution " + fixed(theirs.speedup(), 2) + "x, " +
+                  fixed(theirs.percent_of_reference(), 2) + "%";
+      // A lab's own condition (04.11's occupancy) may reject it whatever its speed.
+      if (!Lab::extra_requirement(*before, bars[r].at, theirs).empty()) rejects = true;
+    }
+    const bool vendor_number = step.witness.is_solution != nullptr;
+    if (bars[r].min_speedup > 0)
+      bars[r].min_speedup = bar_between(textbook.speedup(), own.speedup(), fastest_speedup, vendor_number, &rejects);
+    if (bars[r].min_percent_of_reference > 0)
+      bars[r].min_percent_of_reference = bar_between(textbook.percent_of_reference(), own.percent_of_reference(),
+                                                     fastest_percent, vendor_number, &rejects);
+    comments[r] = at + ": witness " +
+                  (has_witness ? fixed(textbook.speedup(), 2) + "x, " + fixed(textbook.percent_of_reference(), 2) + "%"
+                               : std::string(step.witness.is_solution ? "the solution" : "none yet (the solution stands in)")) +
+                  "; solution " + in_bar_measures(own) + rejected;
+  }
+  if (!rung.must_reject.empty() && !rejects) {  // a first rung always rejects the baseline
+    note = "no bar both admits the witness with " + fixed(100 * kWitnessMargin, 0) + "% to spare and rejects " +
+           rung.must_reject.front()->id + "'s solution, each with " + fixed(100 * kRunToRunSpread, 0) +
+           "% more for noise, on this GPU: the ladder needs mending";
+    std::cout << "[workbook] warning: " << step.id << ": " << note << '\n';
+  }
+  for (std::size_t r = 0; r < bars.size(); ++r) {
+    out << bar_line(step.id, r + 1, {bars[r].min_speedup, bars[r].min_percent_of_reference}) << "  # " << comments[r] << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, "
+        << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";
+    if (r == 0 && !note.empty()) out << "; " << note;
+    out << '\n';
+  }
+  std::cout << "[workbook] " << step.name() << ": " << describe_bar<Lab>(step) << " -> calibrated";
+  for (const auto& bar : bars) std::cout << ' ' << fixed(bar.min_speedup, 2) << "x/" << fixed(bar.min_percent_of_reference, 2) << '%';
+  std::cout << (note.empty() ? "" : " (" + note + ")") << '\n';
+}
+
 // `./workbook calibrate` for one lab: each rung's reference solution, its witness and the solutions
 // its bar must reject (rung_of()) measured on this GPU at the bar's conditions, as the two ladder
 // tests measure them; each measure the built-in bar uses (speedup, % of the reference) set by
@@ -243,83 +324,7 @@ void calibrate(const std::string& profile_path) {
   out << "# " << Lab::kName << '\n' << "#   measured on " << today << " with seed " << session().seed << '\n';
   write_reference_values(Lab::kName, out);  // what its measurement steps are compared with, if any
   const auto& steps = Lab::steps();
-  for (std::size_t k = 0; k < steps.size(); ++k) {
-    const typename Lab::Step& step = steps[k];
-    if (std::string why = not_applicable_reason(step); !why.empty()) {  // its built-in bars stay
-      out << "# " << step.id << ": " << why << '\n';
-      std::cout << "[workbook] " << step.name() << ": " << why << '\n';
-      continue;
-    }
-    const Rung<Lab> rung = rung_of<Lab>(k);
-    if (!rung.is_rung) continue;
-    const bool has_witness = witness_of<typename Lab::Problem>(step.id).launcher != nullptr;
-    const typename Lab::Step witness = witness_step<Lab>(step);
-    if (has_witness)
-      if (std::string wrong = failure_of([&] { return check_all_cases<Lab>(witness); }); !wrong.empty())
-        throw CalibrationError("the witness of " + std::string(step.id) + " is wrong on this GPU: " + wrong +
-                               ". That is an error of the workbook: no profile was written");
-    std::vector<Requirement<typename Lab::Condition>> bars = step.bar;
-    std::string note;
-    std::vector<std::string> comments(bars.size());
-    bool rejects = false;  // in some measure of some condition, as the bars test asks
-    for (std::size_t r = 0; r < bars.size(); ++r) {
-      const std::string at = Lab::describe(step, bars[r].at);
-      const Measurement own = measure_at<Lab>(step, bars[r].at);
-      if (!own.failure.empty()) throw reference_failed(step.id, at, own.failure);
-      Measurement textbook = own;
-      if (has_witness) {
-        textbook = measure_at<Lab>(witness, bars[r].at);
-        if (!textbook.failure.empty())
-          throw CalibrationError("the witness of " + std::string(step.id) + " fails at " + at + " on this GPU: " +
-                                 textbook.failure + ". That is an error of the workbook: no profile was written");
-      }
-      // What the bar must reject: the solutions of the rungs before it, or, on a ladder's first rung,
-      // the baseline (1x; its % of the reference is in every measurement: percent over speedup).
-      double fastest_speedup = NAN, fastest_percent = NAN;
-      std::string rejected;
-      if (rung.starts_ladder) {
-        fastest_speedup = 1.0;
-        fastest_percent = own.percent_of_reference() / own.speedup();
-        rejected = ", the baseline " + fixed(fastest_percent, 2) + "%";
-      }
-      for (const typename Lab::Step* before : rung.must_reject) {
-        const Measurement theirs = measure_at<Lab>(*before, bars[r].at);
-        if (!theirs.failure.empty()) throw reference_failed(before->id, Lab::describe(*before, bars[r].at), theirs.failure);
-        fastest_speedup = std::isnan(fastest_speedup) ? theirs.speedup() : std::max(fastest_speedup, theirs.speedup());
-        fastest_percent = std::isnan(fastest_percent) ? theirs.percent_of_reference()
-                                                      : std::max(fastest_percent, theirs.percent_of_reference());
-        rejected += std::string(", ") + before->id + "'s solution " + fixed(theirs.speedup(), 2) + "x, " +
-                    fixed(theirs.percent_of_reference(), 2) + "%";
-        // A lab's own condition (04.11's occupancy) may reject it whatever its speed.
-        if (!Lab::extra_requirement(*before, bars[r].at, theirs).empty()) rejects = true;
-      }
-      const bool vendor_number = step.witness.is_solution != nullptr;
-      if (bars[r].min_speedup > 0)
-        bars[r].min_speedup = bar_between(textbook.speedup(), own.speedup(), fastest_speedup, vendor_number, &rejects);
-      if (bars[r].min_percent_of_reference > 0)
-        bars[r].min_percent_of_reference = bar_between(textbook.percent_of_reference(), own.percent_of_reference(),
-                                                       fastest_percent, vendor_number, &rejects);
-      comments[r] = at + ": witness " +
-                    (has_witness ? fixed(textbook.speedup(), 2) + "x, " + fixed(textbook.percent_of_reference(), 2) + "%"
-                                 : std::string(step.witness.is_solution ? "the solution" : "none yet (the solution stands in)")) +
-                    "; solution " + in_bar_measures(own) + rejected;
-    }
-    if (!rung.must_reject.empty() && !rejects) {  // a first rung always rejects the baseline
-      note = "no bar both admits the witness with " + fixed(100 * kWitnessMargin, 0) + "% to spare and rejects " +
-             rung.must_reject.front()->id + "'s solution, each with " + fixed(100 * kRunToRunSpread, 0) +
-             "% more for noise, on this GPU: the ladder needs mending";
-      std::cout << "[workbook] warning: " << step.id << ": " << note << '\n';
-    }
-    for (std::size_t r = 0; r < bars.size(); ++r) {
-      out << bar_line(step.id, r + 1, {bars[r].min_speedup, bars[r].min_percent_of_reference}) << "  # " << comments[r] << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, "
-          << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";
-      if (r == 0 && !note.empty()) out << "; " << note;
-      out << '\n';
-    }
-    std::cout << "[workbook] " << step.name() << ": " << describe_bar<Lab>(step) << " -> calibrated";
-    for (const auto& bar : bars) std::cout << ' ' << fixed(bar.min_speedup, 2) << "x/" << fixed(bar.min_percent_of_reference, 2) << '%';
-    std::cout << (note.empty() ? "" : " (" + note + ")") << '\n';
-  }
+  for (std::size_t k = 0; k < steps.size(); ++k) calibrate_step<Lab>(k, out);
 }
 
 }  // namespace workbook

@@ -269,10 +269,11 @@ std::string end_every_child() {
   return "processes your file's host code started would not end";
 }
 
-PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer answer) : answer_(std::move(answer)) {
-  if (command.empty()) throw std::logic_error("a planner needs a command");
-  ::signal(SIGPIPE, SIG_IGN);  // a planner that died makes a write fail, not end the judge
-  int to_planner[2], from_planner[2], printed[2];
+namespace {
+
+// The three pipes between judge and planner (requests, plans, prints), close-on-exec; none where
+// one cannot be made.
+void make_pipes(int to_planner[2], int from_planner[2], int printed[2]) {
   if (::pipe2(to_planner, O_CLOEXEC) != 0) throw std::runtime_error("no pipe for the planner");
   if (::pipe2(from_planner, O_CLOEXEC) != 0) {
     ::close(to_planner[0]);
@@ -283,49 +284,47 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer
     for (int fd : {to_planner[0], to_planner[1], from_planner[0], from_planner[1]}) ::close(fd);
     throw std::runtime_error("no pipe for the planner");
   }
-  std::vector<char*> argv;
-  for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  // Its environment is the judge's less the grader's own settings (which name the checkout's folders),
-  // but for a residue proof's channel (buffers.cu: the test tells its mutant where the grader's
-  // products lie, in a file the judge writes), which the planner may then read.
+}
+
+// Its environment is the judge's less the grader's own settings (which name the checkout's folders),
+// but for a residue proof's channel (buffers.cu: the test tells its mutant where the grader's
+// products lie, in a file the judge writes), which the planner may then read: *proof_channel.
+std::vector<char*> planner_environment(std::string& proof_channel) {
   constexpr std::string_view kProofChannel = "WORKBOOK_PROOF_SCRATCH_LOG=";
   std::vector<char*> environment;
-  std::string proof_channel;
   for (char** variable = environ; *variable != nullptr; ++variable) {
     const std::string_view named(*variable);
     if (named.starts_with(kProofChannel)) proof_channel = named.substr(kProofChannel.size());
     if (!named.starts_with("WORKBOOK_") || named.starts_with(kProofChannel)) environment.push_back(*variable);
   }
   environment.push_back(nullptr);
-  if (!proof_channel.empty()) ::close(::open(proof_channel.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-  const int landlock = landlock_version();
-  const std::vector<std::string> readable = landlock > 0 ? what_a_planner_may_read() : std::vector<std::string>{};
-  pid_ = start_in_a_namespace_of_its_own(contained_);
-  if (pid_ == 0) {
-    // The protocol on 3 and 4, and no other descriptor of the judge's, whether or not it was opened
-    // close-on-exec (a step's rows arrive on an inherited one). The pipes may be 3 or 4 already:
-    // moved above them first, so that dup2 never copies onto itself (which would leave close-on-exec
-    // set) or onto the other pipe.
-    ::setpgid(0, 0);  // a group of its own, which everything it starts joins unless it leaves
-    const int requests = ::fcntl(to_planner[0], F_DUPFD_CLOEXEC, 10), plans = ::fcntl(from_planner[1], F_DUPFD_CLOEXEC, 10);
-    if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(exit_code::kPlannerNotStarted);
-    if (::dup2(printed[1], 1) < 0 || ::dup2(printed[1], 2) < 0) ::_exit(exit_code::kPlannerNotStarted);  // its prints: to the judge, labelled
-    if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(exit_code::kPlannerNotStarted);
-    if (!close_to_the_gpu()) ::_exit(kNotClosedToTheGpu);  // sets no_new_privs, which Landlock needs too
-    if (!confine_to_its_folder(landlock, readable, argv[0], proof_channel.empty() ? nullptr : proof_channel.c_str()))
-      ::_exit(kNotConfined);
-    ::execve(argv[0], argv.data(), environment.data());
-    ::_exit(exit_code::kPlannerNotStarted);
-  }
-  if (pid_ > 0) {
-    ::setpgid(pid_, pid_);  // as the child does, so that the group exists whichever runs first
-    group_ = pid_;
-  }
-  ::close(to_planner[0]);
-  ::close(from_planner[1]);
-  ::close(printed[1]);
-  output_ = printed[0];
+  return environment;
+}
+
+// In the child: the protocol on 3 and 4, its prints on 1 and 2, no other descriptor of the
+// judge's, closed to the GPU and confined, then the planner itself. Never returns.
+[[noreturn]] void become_the_planner(int requests_end, int plans_end, int prints_end, int landlock,
+                                     const std::vector<std::string>& readable, std::vector<char*>& argv,
+                                     std::vector<char*>& environment, const std::string& proof_channel) {
+  // The protocol on 3 and 4, and no other descriptor of the judge's, whether or not it was opened
+  // close-on-exec (a step's rows arrive on an inherited one). The pipes may be 3 or 4 already:
+  // moved above them first, so that dup2 never copies onto itself (which would leave close-on-exec
+  // set) or onto the other pipe.
+  ::setpgid(0, 0);  // a group of its own, which everything it starts joins unless it leaves
+  const int requests = ::fcntl(requests_end, F_DUPFD_CLOEXEC, 10), plans = ::fcntl(plans_end, F_DUPFD_CLOEXEC, 10);
+  if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(exit_code::kPlannerNotStarted);
+  if (::dup2(prints_end, 1) < 0 || ::dup2(prints_end, 2) < 0) ::_exit(exit_code::kPlannerNotStarted);  // its prints: to the judge, labelled
+  if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(exit_code::kPlannerNotStarted);
+  if (!close_to_the_gpu()) ::_exit(kNotClosedToTheGpu);  // sets no_new_privs, which Landlock needs too
+  if (!confine_to_its_folder(landlock, readable, argv[0], proof_channel.empty() ? nullptr : proof_channel.c_str()))
+    ::_exit(kNotConfined);
+  ::execve(argv[0], argv.data(), environment.data());
+  ::_exit(exit_code::kPlannerNotStarted);
+}
+
+}  // namespace
+
+void PlannerProcess::start_reading_prints() {
   reader_ = std::thread([this] {
     char chunk[4096];
     for (;;) {
@@ -343,6 +342,32 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer
         printed_.append(chunk, std::min(static_cast<std::size_t>(n), kShownOutputBytes - printed_.size()));
     }
   });
+}
+
+PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer answer) : answer_(std::move(answer)) {
+  if (command.empty()) throw std::logic_error("a planner needs a command");
+  ::signal(SIGPIPE, SIG_IGN);  // a planner that died makes a write fail, not end the judge
+  int to_planner[2], from_planner[2], printed[2];
+  make_pipes(to_planner, from_planner, printed);
+  std::vector<char*> argv;
+  for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+  std::string proof_channel;
+  std::vector<char*> environment = planner_environment(proof_channel);
+  if (!proof_channel.empty()) ::close(::open(proof_channel.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+  const int landlock = landlock_version();
+  const std::vector<std::string> readable = landlock > 0 ? what_a_planner_may_read() : std::vector<std::string>{};
+  pid_ = start_in_a_namespace_of_its_own(contained_);
+  if (pid_ == 0) become_the_planner(to_planner[0], from_planner[1], printed[1], landlock, readable, argv, environment, proof_channel);
+  if (pid_ > 0) {
+    ::setpgid(pid_, pid_);  // as the child does, so that the group exists whichever runs first
+    group_ = pid_;
+  }
+  ::close(to_planner[0]);
+  ::close(from_planner[1]);
+  ::close(printed[1]);
+  output_ = printed[0];
+  start_reading_prints();
   requests_ = to_planner[1];
   plans_ = from_planner[0];
   if (pid_ < 0) {

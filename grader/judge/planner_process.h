@@ -73,6 +73,8 @@ class PlannerProcess {
   std::string printed_;
   std::size_t printed_bytes_ = 0;
   void show_output();
+  // The thread that keeps what the planner and its processes print, up to kShownOutputBytes.
+  void start_reading_prints();
 };
 
 // The Landlock ABI this kernel offers (0: none). With one, a planner and every process it starts

@@ -252,6 +252,42 @@ void Build::judges(const std::vector<std::string>& labs) const {
                                checkout_.shown(log()));
 }
 
+namespace {
+
+// The #include audit of a student's file (the checkout's tool, which ./workbook built, whichever
+// folder builds the lab): true where the file may be compiled, its findings in result.refused where not.
+bool includes_allowed(const Checkout& checkout, const std::string& lab, const std::string& file, LabsBuilt& result) {
+  const Outcome audit = run({{checkout.build_dir + "/grader/workbook_audit", "includes", "--lab-folder=" + checkout.root + "/labs/" + lab,
+                              "--student-headers=" + checkout.root + "/include", "--internals=" + checkout.root + "/grader", file}});
+  if (audit.status == 1) {  // findings
+    std::cerr << audit.output;
+    result.refused[lab] = audit.output;
+    return false;
+  }
+  if (audit.status != 0) throw Fatal(kExitFailed, "the include audit of " + lab + " failed: " + audit.output);
+  return true;
+}
+
+// The GPU code of the lab's built object against the build's architectures: the lab in result.built,
+// or in result.miscompiled with the finding.
+void check_gpu_code(const Checkout& checkout, const std::string& build_dir, const std::string& lab, const std::string& kind,
+                    LabsBuilt& result) {
+  const std::string folder = build_dir + "/labs/" + lab;
+  const Outcome code = run({{checkout.build_dir + "/grader/workbook_audit", "gpu-code", "--object=" + folder + "/liblab" + lab + "_" + kind + ".a",
+                             "--architectures=" + folder + "/gpu_code.architectures",
+                             "--source=" + (kind == "solution" ? "solutions/" + lab + "/" + checkout.topic_of(lab) + ".cu" : checkout.topic_file(lab))}});
+  if (code.status == 1) {
+    std::cerr << code.output;
+    result.miscompiled[lab] = code.output;
+  } else if (code.status != 0) {
+    throw Fatal(kExitFailed, "the GPU code of " + lab + "'s object file could not be read: " + code.output);
+  } else {
+    result.built.push_back(lab);
+  }
+}
+
+}  // namespace
+
 LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string& kind, const std::string& taken,
                          bool judged) const {
   std::string names;
@@ -274,18 +310,7 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     } else if (kind == "starter") {
       file = checkout_.root + "/" + checkout_.topic_file(lab);
     }
-    if (!file.empty()) {
-      // The audit is the checkout's tool (./workbook built it), whichever folder builds the lab.
-      const Outcome audit = run({{checkout_.build_dir + "/grader/workbook_audit", "includes", "--lab-folder=" + checkout_.root + "/labs/" + lab,
-                                  "--student-headers=" + checkout_.root + "/include",
-                                  "--internals=" + checkout_.root + "/grader", file}});
-      if (audit.status == 1) {  // findings
-        std::cerr << audit.output;
-        result.refused[lab] = audit.output;
-        continue;
-      }
-      if (audit.status != 0) throw Fatal(kExitFailed, "the include audit of " + lab + " failed: " + audit.output);
-    }
+    if (!file.empty() && !includes_allowed(checkout_, lab, file, result)) continue;
     file_of[lab] = file;
     to_build.push_back(lab);
     // nvcc times its passes on a student's file (the build decides which: cmake/AddLab.cmake); a
@@ -329,18 +354,7 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
       result.first_error[lab] = first_error(logged_before, file_of[lab], checkout_.topic_file(lab));
       continue;
     }
-    const std::string folder = build_dir_ + "/labs/" + lab;
-    const Outcome code = run({{checkout_.build_dir + "/grader/workbook_audit", "gpu-code", "--object=" + folder + "/liblab" + lab + "_" + kind + ".a",
-                               "--architectures=" + folder + "/gpu_code.architectures",
-                               "--source=" + (kind == "solution" ? "solutions/" + lab + "/" + checkout_.topic_of(lab) + ".cu" : checkout_.topic_file(lab))}});
-    if (code.status == 1) {
-      std::cerr << code.output;
-      result.miscompiled[lab] = code.output;
-    } else if (code.status != 0) {
-      throw Fatal(kExitFailed, "the GPU code of " + lab + "'s object file could not be read: " + code.output);
-    } else {
-      result.built.push_back(lab);
-    }
+    check_gpu_code(checkout_, build_dir_, lab, kind, result);
   }
   show_warnings(file_of);
   if (!result.broken.empty()) {

@@ -123,31 +123,24 @@ void write_not_graded_json(const Checkout& checkout, const std::vector<std::stri
   write_gradescope_json(out, rows, points, seed);
 }
 
-Submission take_submission(const Checkout& checkout, const std::string& path, const std::string& given_name,
-                           const std::string& given_results) {
-  const std::string& root = checkout.root;
-  if (!fs::exists(fs::symlink_status(path))) throw Fatal(kExitUsage, "--submission: " + path + " does not exist");
-  // The submission by its own name in what it is told: a reason reaches the student's results.json,
-  // and the folder it lies in on the grading machine is the instructor's.
-  const std::string submitted = "'" + line_as_data(fs::path(path).filename().string()) + "'";
-  const std::optional<std::string> name = given_name.empty() ? submission_name(path) : std::optional<std::string>(given_name);
-  if (!name)
-    throw Fatal(kExitUsage, "--submission: '" + line_as_data(fs::path(path).filename().string()) +
-                     "' gives no name to keep its results under: name the archive or folder for its student (not empty, not starting with '.')");
-  const std::string results = given_results.empty() ? checkout.results + "/submissions/" + *name : given_results;
-  const std::string unpacked = results + "/unpacked";
-  // A folder within the limits an archive is unpacked within, measured before anything is copied.
-  if (fs::is_directory(path))
-    if (const std::string why = folder_over_limits(path); !why.empty()) throw Fatal(kExitUsage, "--submission: " + submitted + " is refused: " + why);
-  // A file taken again with the same bytes keeps its time, so that its build is not redone: grade-class
-  // --build-ahead takes and builds a student's files while the GPU grades the student before, then
-  // takes them again to grade them.
-  std::map<std::string, std::pair<std::string, fs::file_time_type>> taken_before;
-  if (fs::is_directory(results + "/taken"))
-    for (const std::string& file : plain_files(results + "/taken"))
-      taken_before[file] = {read_text(results + "/taken/" + file), fs::last_write_time(results + "/taken/" + file)};
-  fs::remove_all(results);
-  fs::create_directories(unpacked);
+namespace {
+
+// Each lab's file as a submission holds it, labs/NN_topic/<topic>.cu, and its lab.
+std::map<std::string, std::string> lab_files(const Checkout& checkout) {
+  std::map<std::string, std::string> lab_of_file;
+  for (const fs::directory_entry& lab : fs::directory_iterator(checkout.root + "/labs"))
+    if (lab.is_directory() && fs::exists(lab.path() / "CMakeLists.txt")) {
+      const std::string name_of_lab = lab.path().filename().string();
+      lab_of_file["labs/" + name_of_lab + "/" + checkout.topic_of(name_of_lab) + ".cu"] = name_of_lab;
+    }
+  return lab_of_file;
+}
+
+// The submission's plain files into `unpacked`: an archive through unpack.py (within its limits,
+// without modes, links or special files), a folder's plain files with our own modes. Refused with
+// the reason, its results folder removed, where it cannot be read or is neither.
+void unpack_into(const std::string& root, const std::string& path, const std::string& unpacked, const std::string& results,
+                 const std::string& submitted) {
   const std::string extension = archive_extension(path).empty() ? "" : archive_extension(path).substr(1);
   if (!extension.empty() && !fs::is_directory(path)) {
     const Outcome unpacking = run({{"python3", root + "/grader/runner/unpack.py", path, unpacked}});
@@ -175,13 +168,15 @@ Submission take_submission(const Checkout& checkout, const std::string& path, co
   } else {
     throw Fatal(kExitUsage, "--submission: " + submitted + " is neither a folder nor a .tar, .tar.gz, .tgz or .zip");
   }
-  // Each lab's labs/NN_topic/<topic>.cu, perhaps inside the student's own top folder ("alice/labs/...").
-  std::map<std::string, std::string> lab_of_file;
-  for (const fs::directory_entry& lab : fs::directory_iterator(root + "/labs"))
-    if (lab.is_directory() && fs::exists(lab.path() / "CMakeLists.txt")) {
-      const std::string name_of_lab = lab.path().filename().string();
-      lab_of_file["labs/" + name_of_lab + "/" + checkout.topic_of(name_of_lab) + ".cu"] = name_of_lab;
-    }
+}
+
+// Each lab's file of the unpacked submission copied to RESULTS/taken/ (a file taken before with the
+// same bytes keeps its time: `taken_before`), the labs it gives in `labs` and `taken`, every other
+// file in `ignored`. Each lab's labs/NN_topic/<topic>.cu, perhaps inside the student's own top
+// folder ("alice/labs/...").
+void take_lab_files(const std::map<std::string, std::string>& lab_of_file, const std::string& unpacked, const std::string& results,
+                    const std::map<std::string, std::pair<std::string, fs::file_time_type>>& taken_before, std::set<std::string>& labs,
+                    std::vector<std::string>& taken, std::vector<std::string>& ignored) {
   // A flat upload (Gradescope's, of the file alone): <topic>.cu at the top, or in the student's own
   // top folder, is its lab's file, the topic naming the lab; labs/NN_topic/<topic>.cu comes first.
   const auto flat_upload_of = [&](const std::string& file) -> std::string {
@@ -192,32 +187,36 @@ Submission take_submission(const Checkout& checkout, const std::string& path, co
       if (path.filename() == fs::path(lab_file).filename()) return lab_file;
     return "";
   };
-  std::set<std::string> labs;
-  std::vector<std::string> taken, ignored;
   std::vector<std::string> files = plain_files(unpacked);
   std::stable_partition(files.begin(), files.end(), [&](const std::string& file) { return flat_upload_of(file).empty(); });
   for (const std::string& file : files) {
     std::string wanted = flat_upload_of(file);
     for (const auto& [lab_file, lab] : lab_of_file)
       if (file == lab_file || file.ends_with("/" + lab_file)) wanted = lab_file;
-    if (!wanted.empty() && !labs.contains(lab_of_file[wanted])) {
+    if (!wanted.empty() && !labs.contains(lab_of_file.at(wanted))) {
       fs::create_directories(fs::path(results + "/taken/" + wanted).parent_path());
       fs::copy_file(unpacked + "/" + file, results + "/taken/" + wanted);
       if (const auto before = taken_before.find(wanted);
           before != taken_before.end() && before->second.first == read_text(results + "/taken/" + wanted))
         fs::last_write_time(results + "/taken/" + wanted, before->second.second);
-      labs.insert(lab_of_file[wanted]);
+      labs.insert(lab_of_file.at(wanted));
       taken.push_back(wanted);
     } else {
       ignored.push_back(file);
     }
   }
+}
+
+// The labs whose taken file is the instructor's solution, as is or edited, with the file it copies.
+std::map<std::string, std::string> copies_of_solutions(const std::string& root, const std::string& results,
+                                                       const std::vector<std::string>& taken,
+                                                       const std::map<std::string, std::string>& lab_of_file) {
   // A lab's file that is the instructor's solution, as is or edited, is not the student's work: it is
   // kept in taken/ and not graded (the instructor is told which file it copies; the student is not).
   std::map<std::string, std::string> copied;
   if (const char* allowed = std::getenv("WORKBOOK_GRADE_SOLUTION_COPIES"); allowed == nullptr || std::string(allowed) != "1") {
     for (const std::string& file : taken) {
-      const std::string lab = lab_of_file[file];
+      const std::string lab = lab_of_file.at(file);
       // The lab's reference solution: its file and the headers beside it, not its proofs or NOTES.
       std::vector<InstructorFile> solution = instructor_files(root, "solutions/" + lab);
       std::erase_if(solution, [&](const InstructorFile& one) { return fs::path(one.path).parent_path() != fs::path("solutions") / lab; });
@@ -225,6 +224,42 @@ Submission take_submission(const Checkout& checkout, const std::string& path, co
         copied[lab] = same;
     }
   }
+  return copied;
+}
+
+}  // namespace
+
+Submission take_submission(const Checkout& checkout, const std::string& path, const std::string& given_name,
+                           const std::string& given_results) {
+  const std::string& root = checkout.root;
+  if (!fs::exists(fs::symlink_status(path))) throw Fatal(kExitUsage, "--submission: " + path + " does not exist");
+  // The submission by its own name in what it is told: a reason reaches the student's results.json,
+  // and the folder it lies in on the grading machine is the instructor's.
+  const std::string submitted = "'" + line_as_data(fs::path(path).filename().string()) + "'";
+  const std::optional<std::string> name = given_name.empty() ? submission_name(path) : std::optional<std::string>(given_name);
+  if (!name)
+    throw Fatal(kExitUsage, "--submission: '" + line_as_data(fs::path(path).filename().string()) +
+                     "' gives no name to keep its results under: name the archive or folder for its student (not empty, not starting with '.')");
+  const std::string results = given_results.empty() ? checkout.results + "/submissions/" + *name : given_results;
+  const std::string unpacked = results + "/unpacked";
+  // A folder within the limits an archive is unpacked within, measured before anything is copied.
+  if (fs::is_directory(path))
+    if (const std::string why = folder_over_limits(path); !why.empty()) throw Fatal(kExitUsage, "--submission: " + submitted + " is refused: " + why);
+  // A file taken again with the same bytes keeps its time, so that its build is not redone: grade-class
+  // --build-ahead takes and builds a student's files while the GPU grades the student before, then
+  // takes them again to grade them.
+  std::map<std::string, std::pair<std::string, fs::file_time_type>> taken_before;
+  if (fs::is_directory(results + "/taken"))
+    for (const std::string& file : plain_files(results + "/taken"))
+      taken_before[file] = {read_text(results + "/taken/" + file), fs::last_write_time(results + "/taken/" + file)};
+  fs::remove_all(results);
+  fs::create_directories(unpacked);
+  unpack_into(root, path, unpacked, results, submitted);
+  const std::map<std::string, std::string> lab_of_file = lab_files(checkout);
+  std::set<std::string> labs;
+  std::vector<std::string> taken, ignored;
+  take_lab_files(lab_of_file, unpacked, results, taken_before, labs, taken, ignored);
+  const std::map<std::string, std::string> copied = copies_of_solutions(root, results, taken, lab_of_file);
   fs::remove_all(unpacked);  // what is graded is in taken/; the rest is listed in ignored.txt
   std::ofstream ignored_list(results + "/ignored.txt");
   for (const std::string& file : ignored) ignored_list << line_as_data(file) << '\n';  // a name of the student's, one a line
@@ -754,6 +789,68 @@ void write_class_files(const Class& c, std::ostream& summary) {
 
 }  // namespace
 
+namespace {
+
+// The class's submissions, in name order: a folder or an archive each.
+std::vector<std::string> class_entries(const ClassRequest& r) {
+  std::vector<std::string> entries;
+  for (const fs::directory_entry& entry : fs::directory_iterator(r.dir)) entries.push_back(entry.path().string());
+  std::sort(entries.begin(), entries.end());
+  if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + r.dir + " holds no submission (a folder or an archive each)");
+  return entries;
+}
+
+// The previous class moved aside to a dated folder (its path, "" where there was none) and this
+// class's folder made.
+std::string start_class_folder(const Class& c) {
+  const std::string previous_class = keep_previous_class(c.class_dir);
+  if (!previous_class.empty())
+    say("the previous class's results are kept in " + c.checkout.shown(previous_class) + "; this class's go to " + c.checkout.shown(c.class_dir));
+  fs::create_directories(c.class_dir);
+  return previous_class;
+}
+
+// The class as a Slurm job array; where nothing was queued, the previous class goes back where it was.
+int submit_class_to_slurm(const Class& c, std::size_t submissions, const std::string& previous_class) {
+  const ClassRequest& r = c.request;
+  try {
+    return submit_to_slurm(c.checkout, r.dir, r.labs, r.passed_on, r.points_path, r.seed, r.slurm, submissions);
+  } catch (const Fatal&) {
+    if (!previous_class.empty()) {
+      fs::remove_all(c.class_dir);
+      fs::rename(previous_class, c.class_dir);
+      say("nothing was submitted: the previous class's results are back in " + c.checkout.shown(c.class_dir));
+    }
+    throw;
+  }
+}
+
+// What this grading does, said before it starts: whose submissions, the seed (in the summary too),
+// the GPUs.
+void announce_grading(const Class& c, std::size_t submissions, AsDataFile& summary) {
+  const ClassRequest& r = c.request;
+  const SlurmRequest& slurm = r.slurm;
+  if (slurm.task >= 0)
+    say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " + r.dir +
+        " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " + std::to_string(slurm.tasks) +
+        " after it), one after another");
+  else if (!slurm.merge)
+    say("grading " + std::to_string(submissions) + " submissions from " + r.dir + "; each one's log in " + c.checkout.shown(c.class_dir) + "/NAME/");
+  if (slurm.task < 0) {
+    const std::string line = "seed " + r.seed + " for every submission (./workbook grade-class " + r.dir + " --seed " + r.seed + " replays it)";
+    std::cout << line << std::endl;
+    summary << line << '\n';
+  }
+  if (c.gpus.size() > 1) {
+    std::string list;
+    for (const std::string& gpu : c.gpus) list += (list.empty() ? "" : ",") + gpu;
+    say("grading on " + std::to_string(c.gpus.size()) + " GPUs (" + list + "), one student at a time on each; each GPU's "
+        "students build in a folder of their own (build/submissions-" + c.checkout.preset + "-slotN)");
+  }
+}
+
+}  // namespace
+
 int grade_class(const Checkout& checkout, Words words) {
   Class c{checkout, read_class_request(checkout, std::move(words)), checkout.results + "/class", {}, {}, {}, {}, {}, 0, false};
   ClassRequest& r = c.request;
@@ -764,20 +861,11 @@ int grade_class(const Checkout& checkout, Words words) {
     check_points(checkout, r.points_path);
     c.points = read_points(r.points_path);
   }
-  std::vector<std::string> entries;
-  for (const fs::directory_entry& entry : fs::directory_iterator(r.dir)) entries.push_back(entry.path().string());
-  std::sort(entries.begin(), entries.end());
-  if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + r.dir + " holds no submission (a folder or an archive each)");
+  const std::vector<std::string> entries = class_entries(r);
   // A Slurm task or the merge works in the class folder its submission made; anything else starts it afresh.
   const bool slurm_job = slurm.task >= 0 || slurm.merge;
   c.gpus = slurm_job ? std::vector<std::string>{""} : class_gpus(r.gpus_chosen);  // checked before anything moves
-  std::string previous_class;
-  if (!slurm_job) {
-    previous_class = keep_previous_class(c.class_dir);
-    if (!previous_class.empty())
-      say("the previous class's results are kept in " + checkout.shown(previous_class) + "; this class's go to " + checkout.shown(c.class_dir));
-    fs::create_directories(c.class_dir);
-  }
+  const std::string previous_class = slurm_job ? "" : start_class_folder(c);
   // One seed for the whole class: every student's kernels see the same inputs and drawn sizes.
   if (r.seed.empty()) {
     if (slurm_job) throw Fatal(kExitUsage, "grade-class: a Slurm task or merge is given the class's seed by its script");
@@ -792,39 +880,12 @@ int grade_class(const Checkout& checkout, Words words) {
     say("building the labs' judges once, for every student (build/" + checkout.preset + ")");
     Build(checkout, checkout.build_dir, c.class_dir).judges(r.labs);
   }
-  if (slurm.submit) {
-    try {
-      return submit_to_slurm(checkout, r.dir, r.labs, r.passed_on, r.points_path, r.seed, slurm, entries.size());
-    } catch (const Fatal&) {  // nothing was queued: the previous class goes back where it was
-      if (!previous_class.empty()) {
-        fs::remove_all(c.class_dir);
-        fs::rename(previous_class, c.class_dir);
-        say("nothing was submitted: the previous class's results are back in " + checkout.shown(c.class_dir));
-      }
-      throw;
-    }
-  }
+  if (slurm.submit) return submit_class_to_slurm(c, entries.size(), previous_class);
   // Every student's line, their name and what went wrong in their own words among it: as data.
   AsDataFile summary;
   if (slurm.task < 0) summary.open(c.class_dir + "/" + kSummaryFile, std::ios::trunc);
   r.passed_on.insert(r.passed_on.end(), {"--seed", r.seed});
-  if (slurm.task >= 0)
-    say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " + r.dir +
-        " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " + std::to_string(slurm.tasks) +
-        " after it), one after another");
-  else if (!slurm.merge)
-    say("grading " + std::to_string(entries.size()) + " submissions from " + r.dir + "; each one's log in " + checkout.shown(c.class_dir) + "/NAME/");
-  if (slurm.task < 0) {
-    const std::string line = "seed " + r.seed + " for every submission (./workbook grade-class " + r.dir + " --seed " + r.seed + " replays it)";
-    std::cout << line << std::endl;
-    summary << line << '\n';
-  }
-  if (c.gpus.size() > 1) {
-    std::string list;
-    for (const std::string& gpu : c.gpus) list += (list.empty() ? "" : ",") + gpu;
-    say("grading on " + std::to_string(c.gpus.size()) + " GPUs (" + list + "), one student at a time on each; each GPU's "
-        "students build in a folder of their own (build/submissions-" + checkout.preset + "-slotN)");
-  }
+  announce_grading(c, entries.size(), summary);
   list_students(c, entries);
   const auto grading = [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_command(c, job, slot, lane, false); };
   const std::function<Command(std::size_t, std::size_t, std::size_t)> building_ahead =

@@ -494,6 +494,32 @@ std::string said_of(const std::vector<StepRow>& rows) {
   return !verdict.empty() && verdict.front().passed ? "pass" : "FAIL";
 }
 
+// What a judge process that ended with `status` accounted for of its steps `names`: their rows, or
+// every step failed with why the process stopped (hung, crashed) or why its rows are not to be
+// believed; `console`: the verdict the console shows for steps without rows of their own.
+Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::string& lab, const std::vector<std::string>& names,
+                              int status, bool over_time, std::string& console) {
+  std::string stopped_why;
+  if (over_time || ending_of(status) == Ending::kHung) {
+    stopped_why = hung_reason(g);
+    console = "FAIL (hung)";
+  } else if (ending_of(status) == Ending::kCrashed) {
+    stopped_why = crashed_reason(g, status);
+    console = "FAIL (crashed)";
+  }
+  Accounted accounted;
+  try {
+    accounted = account_for_steps(rows_of_steps(p.rows_file, lab, names), lab, names, status, stopped_why,
+                                  not_graded_reason(g));
+  } catch (const std::exception& error) {  // not to be believed: every step of the process fails
+    for (const std::string& name : names)
+      accounted.rows.push_back(failed_row(lab, name, std::string("the step's process gave no result to believe: ") + error.what()));
+    accounted.steps_done = names.size();
+    console = "FAIL";
+  }
+  return accounted;
+}
+
 // Grades `steps` of `lab` in one judge process: its start, its CUDA context and its first launches
 // are paid once, not once a step (solutions/05_fft/NOTES.md). Each step is still held to its own
 // time limit, and fails alone: a step in which the process hangs or dies fails, and the steps after
@@ -552,24 +578,8 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
         << std::defaultfloat;
   g.log.flush();
 
-  std::string stopped_why, console;
-  if (over_time || ending_of(status) == Ending::kHung) {
-    stopped_why = hung_reason(g);
-    console = "FAIL (hung)";
-  } else if (ending_of(status) == Ending::kCrashed) {
-    stopped_why = crashed_reason(g, status);
-    console = "FAIL (crashed)";
-  }
-  Accounted accounted;
-  try {
-    accounted = account_for_steps(rows_of_steps(p.rows_file, lab, names), lab, names, status, stopped_why,
-                                  not_graded_reason(g));
-  } catch (const std::exception& error) {  // not to be believed: every step of the process fails
-    for (const std::string& name : names)
-      accounted.rows.push_back(failed_row(lab, name, std::string("the step's process gave no result to believe: ") + error.what()));
-    accounted.steps_done = steps.size();
-    console = "FAIL";
-  }
+  std::string console;
+  const Accounted accounted = steps_accounted_for(g, p, lab, names, status, over_time, console);
   // The console's verdicts of the steps accounted for but not yet said: failed without rows of their own.
   for (; said < accounted.steps_done; ++said) {
     std::cout << (console.empty() ? "FAIL (not graded)" : console) << '\n';
@@ -577,7 +587,7 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
   }
   if (accounted.steps_done < steps.size())  // after a step that left the context unusable: its next is begun again
     std::cout << "graded in a new process (the step before left the CUDA context unusable)\n";
-  for (StepRow& row : accounted.rows) g.rows.push_back(row);
+  for (const StepRow& row : accounted.rows) g.rows.push_back(row);
   fs::remove_all(p.work);
   return accounted.steps_done;
 }

@@ -120,7 +120,16 @@ void fail(const std::string& destination, const std::string& why) {
 
 }  // namespace
 
-int handout(const Checkout& checkout, Words words) {
+namespace {
+
+// How the copy's own ./workbook runs: the preset of this grading, the copy's own results/, and no
+// Slurm required of its tests.
+std::vector<std::pair<std::string, std::string>> student_preset(const Checkout& checkout) {
+  return {{"WORKBOOK_PRESET", checkout.preset}, {"WORKBOOK_RESULTS", ""}, {"WORKBOOK_REQUIRE_SLURM", ""}};
+}
+
+// The folder the student's copy goes to: one, given, outside this checkout, new or empty.
+std::string destination_of(const Checkout& checkout, Words words) {
   std::string destination;
   for (std::string word; words.next(word);) {
     if (word.starts_with("-")) throw Fatal(kExitUsage, "handout: unknown option " + word);
@@ -134,8 +143,12 @@ int handout(const Checkout& checkout, Words words) {
     throw Fatal(kExitUsage, "handout: " + destination + " is inside this checkout; write the student's copy somewhere else");
   if (fs::exists(destination) && !(fs::is_directory(destination) && fs::is_empty(destination)))
     throw Fatal(kExitUsage, "handout: " + destination + " exists and is not an empty folder");
+  return destination;
+}
 
-  // The copy: the course's files, with their modes (./workbook and the scripts stay executable).
+// The copy: the course's files, with their modes (./workbook and the scripts stay executable), each
+// page without its instructor spans.
+void copy_the_course(const Checkout& checkout, const std::string& destination) {
   std::vector<std::string> left_out;
   const std::vector<fs::path> files = course_files(checkout.root, left_out);
   if (!left_out.empty()) {
@@ -144,7 +157,6 @@ int handout(const Checkout& checkout, Words words) {
     if (left_out.size() > 10) named += " and " + std::to_string(left_out.size() - 10) + " more";
     say("handout: leaves out " + std::to_string(left_out.size()) + " files git does not track here (yours, not the course's): " + named);
   }
-  CopyInProgress copy(destination);
   say("handout: writing " + std::to_string(files.size()) + " files into " + destination + " (no solutions/, no history)");
   for (const fs::path& file : files) {
     const fs::path to = fs::path(destination) / file;
@@ -152,9 +164,13 @@ int handout(const Checkout& checkout, Words words) {
     fs::copy_file(fs::path(checkout.root) / file, to);
     if (file.extension() == ".md") std::ofstream(to, std::ios::trunc) << student_text(read_text((fs::path(checkout.root) / file).string()));
   }
+}
 
-  // Nothing of the instructor tree, by path or by content, even edited (a solution copied into
-  // labs/ with a comment added would be).
+// Nothing of the instructor tree, by path or by content, even edited (a solution copied into labs/
+// with a comment added would be); nothing that names this machine's folders, or is left of an
+// instructor span.
+void check_nothing_of_the_instructor(const Checkout& checkout, const std::string& destination) {
+  const std::string root = fs::weakly_canonical(checkout.root).string();
   const std::vector<InstructorFile> instructor = instructor_files(checkout.root);
   for (auto it = fs::recursive_directory_iterator(destination); it != fs::recursive_directory_iterator(); ++it) {
     const fs::path relative = fs::relative(it->path(), destination);
@@ -163,29 +179,25 @@ int handout(const Checkout& checkout, Words words) {
     const std::string text = read_text(it->path().string());
     if (const std::string same = copy_of_instructor_file(text, instructor); !same.empty())
       fail(destination, relative.string() + " is a copy of the instructor's " + same);
-    // Nor anything that names this machine's folders, or is left of an instructor span.
     if (text.find(root + "/") != std::string::npos) fail(destination, relative.string() + " names the folder " + root);
     if (relative.extension() == ".md" && text.find(kInstructorsBegin) != std::string::npos)
       fail(destination, relative.string() + " still holds an instructor span");
   }
+}
 
-  // It builds from scratch, without the instructor tree, in a build folder of its own, and its own
-  // test suite passes there, as a student runs it (the README's second command); its build holds
-  // the starters' graders and no other. The copy keeps its results in its own results/, and its
-  // tests install nothing a student's would not (no Slurm).
-  fs::create_directories(checkout.results);
-  const std::string log = checkout.results + "/handout.log";
+// It builds from scratch, without the instructor tree, in a build folder of its own, and its own
+// test suite passes there, as a student runs it (the README's second command). The copy keeps its
+// results in its own results/, and its tests install nothing a student's would not (no Slurm). Its
+// build's progress goes to the console, as the student would see it: minutes of compiling.
+void build_and_test_the_copy(const Checkout& checkout, const std::string& destination, const std::string& log) {
   say("handout: building it from scratch and running its tests, as a student would (about 25 minutes on 2 cores; ./workbook test there; log: " +
       checkout.shown(log) + ")");
-  const std::vector<std::pair<std::string, std::string>> preset = {
-      {"WORKBOOK_PRESET", checkout.preset}, {"WORKBOOK_RESULTS", ""}, {"WORKBOOK_REQUIRE_SLURM", ""}};
-  // Its build's progress on the console, as the student would see it: minutes of compiling.
   std::ofstream build_log(log, std::ios::trunc);
   static const std::regex test_verdict(R"(^tests: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$)"),
       test_done(R"(^ *([0-9]+)/([0-9]+) Test +#.*)");  // ctest's "  12/150 Test  #12: ... Passed"
   std::string verdict;
   int tenths_said = 0;
-  const int tested = run_lines({{destination + "/workbook", "test"}, preset, destination}, [&](const std::string& line) {
+  const int tested = run_lines({{destination + "/workbook", "test"}, student_preset(checkout), destination}, [&](const std::string& line) {
     build_log << line << '\n';
     std::smatch m;
     if (line.starts_with("[workbook] ")) {
@@ -200,6 +212,10 @@ int handout(const Checkout& checkout, Words words) {
   if (verdict.empty()) fail(destination, "it does not build (exit " + std::to_string(tested) + "): see " + checkout.shown(log));
   if (tested != 0) fail(destination, "its own test suite fails there (" + verdict + "), as it would for a student: see " + checkout.shown(log));
   say("handout: the copy's own test suite passes (" + verdict + ")");
+}
+
+// Its build holds the starters' graders, one a lab, and no other.
+void check_only_the_starters_graders(const Checkout& checkout, const std::string& destination) {
   const std::string build = destination + "/build/" + checkout.preset;
   std::vector<std::string> graders, others;
   for (const std::string& lab : checkout.labs()) {
@@ -213,29 +229,45 @@ int handout(const Checkout& checkout, Words words) {
   if (graders.size() != checkout.labs().size())
     fail(destination, "its build holds " + std::to_string(graders.size()) + " starters' graders for " + std::to_string(checkout.labs().size()) + " labs");
   say("handout: it builds, with the " + std::to_string(graders.size()) + " starters' graders and no other");
+}
 
-  // On a GPU, every step of every lab fails, each with a TODO of its lab.
-  const Outcome graded = run({{destination + "/workbook", "grade"}, preset, destination});
+// On a GPU, every step of every lab fails, each with a TODO of its lab (a step may stop at an
+// earlier step's TODO it needs first: 06.2 at 06.1's workspace query).
+void check_every_step_fails_with_a_todo(const Checkout& checkout, const std::string& destination, const std::string& log) {
+  const Outcome graded = run({{destination + "/workbook", "grade"}, student_preset(checkout), destination});
   std::ofstream(log, std::ios::app) << graded.output;
   if (graded.status == kExitNoGpu) {
     say("handout: no GPU here, so its steps were not graded; on a GPU machine ./workbook grade in the copy fails every step with a TODO");
-  } else {
-    std::size_t steps = 0;
-    for (const std::string& lab : checkout.labs()) steps += checkout.step_ids(lab).size();
-    if (graded.status != kExitFailed || graded.output.find("\n0 of " + std::to_string(steps) + " steps pass") == std::string::npos)
-      fail(destination, "./workbook grade there did not fail every one of its " + std::to_string(steps) + " steps (exit " +
-                            std::to_string(graded.status) + "; see " + checkout.shown(log) + ")");
-    // Each step's line on the scorecard: "FAIL  06.2 sequential addressing: TODO(06.1) not implemented: ..."
-    // (a step may stop at an earlier step's TODO it needs first: 06.2 at 06.1's workspace query).
-    const std::vector<std::string> lines = lines_of(graded.output);
-    for (const std::string& lab : checkout.labs())
-      for (const std::string& id : checkout.step_ids(lab)) {
-        const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with("FAIL  " + id + " "); });
-        if (line == lines.end() || line->find(": TODO(" + id.substr(0, 3)) == std::string::npos || line->find(") not implemented") == std::string::npos)
-          fail(destination, "step " + id + " of the untouched starter does not fail with a TODO of its lab (see " + checkout.shown(log) + ")");
-      }
-    say("handout: graded on this GPU, every one of its " + std::to_string(steps) + " steps fails with a TODO of its lab");
+    return;
   }
+  std::size_t steps = 0;
+  for (const std::string& lab : checkout.labs()) steps += checkout.step_ids(lab).size();
+  if (graded.status != kExitFailed || graded.output.find("\n0 of " + std::to_string(steps) + " steps pass") == std::string::npos)
+    fail(destination, "./workbook grade there did not fail every one of its " + std::to_string(steps) + " steps (exit " +
+                          std::to_string(graded.status) + "; see " + checkout.shown(log) + ")");
+  // Each step's line on the scorecard: "FAIL  06.2 sequential addressing: TODO(06.1) not implemented: ..."
+  const std::vector<std::string> lines = lines_of(graded.output);
+  for (const std::string& lab : checkout.labs())
+    for (const std::string& id : checkout.step_ids(lab)) {
+      const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with("FAIL  " + id + " "); });
+      if (line == lines.end() || line->find(": TODO(" + id.substr(0, 3)) == std::string::npos || line->find(") not implemented") == std::string::npos)
+        fail(destination, "step " + id + " of the untouched starter does not fail with a TODO of its lab (see " + checkout.shown(log) + ")");
+    }
+  say("handout: graded on this GPU, every one of its " + std::to_string(steps) + " steps fails with a TODO of its lab");
+}
+
+}  // namespace
+
+int handout(const Checkout& checkout, Words words) {
+  const std::string destination = destination_of(checkout, words);
+  CopyInProgress copy(destination);
+  copy_the_course(checkout, destination);
+  check_nothing_of_the_instructor(checkout, destination);
+  fs::create_directories(checkout.results);
+  const std::string log = checkout.results + "/handout.log";
+  build_and_test_the_copy(checkout, destination, log);
+  check_only_the_starters_graders(checkout, destination);
+  check_every_step_fails_with_a_todo(checkout, destination, log);
   fs::remove_all(destination + "/build");
   fs::remove_all(destination + "/results");
   copy.accept();

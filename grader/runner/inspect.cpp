@@ -139,9 +139,8 @@ int warps_by_registers(int registers) {
   return std::min(64, 65536 / per_warp);
 }
 
-}  // namespace
-
-int inspect(const Checkout& checkout, Words words) {
+// The lab inspect's words name: one lab or one of its steps.
+std::string lab_to_inspect(const Checkout& checkout, Words words) {
   std::string lab;
   for (std::string word; words.next(word);) {
     if (word.starts_with("-")) throw Fatal(kExitUsage, "inspect: unknown option " + word);
@@ -149,9 +148,11 @@ int inspect(const Checkout& checkout, Words words) {
     lab = word.find('.') == std::string::npos ? checkout.lab_named(word) : lab_of_step(checkout, word);
   }
   if (lab.empty()) throw Fatal(kExitUsage, "inspect needs a lab or a step, e.g. ./workbook inspect 04_sgemm or 04.8");
-  const std::string file = checkout.root + "/" + checkout.topic_file(lab);
+  return lab;
+}
 
-  // Built as grade builds it: the #include audit first, so that nothing is compiled that grade refuses.
+// Built as grade builds it: the #include audit first, so that nothing is compiled that grade refuses.
+void build_as_grade_does(const Checkout& checkout, const std::string& lab) {
   const Build build(checkout, checkout.build_dir, checkout.results);
   std::ofstream(build.log(), std::ios::trunc).close();
   const LabsBuilt built = build.graders({lab}, "starter", "", true);
@@ -161,14 +162,15 @@ int inspect(const Checkout& checkout, Words words) {
     build.show_errors();
     throw Fatal(kExitFailed, checkout.topic_file(lab) + " does not compile; the whole log is in " + checkout.shown(build.log()));
   }
+}
 
-  // The build's own compile of the file, once more, into results/inspect/, with ptxas's resources.
-  const CompileCommand compile = compile_command_of(checkout.build_dir, file);
-  const std::string folder = checkout.results + "/inspect";
-  fs::create_directories(folder);
-  const std::string object = fs::absolute(folder + "/" + lab + ".o").string();
+// The build's own compile of the file, once more, into `object`, with ptxas's resources: its
+// output (also left in FOLDER/LAB.ptxas.txt), and the compile's command as the build ran it.
+std::string compile_with_resource_usage(const Checkout& checkout, const std::string& lab, const std::string& folder,
+                                        const std::string& object, std::vector<std::string>& command) {
+  const CompileCommand compile = compile_command_of(checkout.build_dir, checkout.root + "/" + checkout.topic_file(lab));
   std::vector<std::string> argv = {checkout.root + "/grader/runner/limited.sh", "compile"};
-  const std::vector<std::string> command = words_of(compile.command);
+  command = words_of(compile.command);
   for (std::size_t i = 0; i < command.size(); ++i) {
     if (command[i].starts_with("--time=")) continue;  // the build's record of its passes, not this compile's
     if (command[i] == "-o" && i + 1 < command.size()) { ++i; continue; }
@@ -179,18 +181,12 @@ int inspect(const Checkout& checkout, Words words) {
   const Outcome compiled = run(Command(argv, {}, compile.folder));
   std::ofstream(folder + "/" + lab + ".ptxas.txt") << compiled.output;
   if (compiled.status != 0) throw Fatal(kExitFailed, "the compile failed:\n" + compiled.output);
+  return compiled.output;
+}
 
-  // The newest architecture's rows: the code a Hopper runs, or the newest the build compiles to.
-  std::vector<KernelResources> kernels = resources_in(compiled.output, lab.substr(3) + "_lab");
-  const auto generation = [](const std::string& architecture) { return std::atoi(architecture.c_str() + 3); };
-  std::string newest;
-  for (const KernelResources& k : kernels)
-    if (newest.empty() || generation(k.architecture) > generation(newest)) newest = k.architecture;
-  std::erase_if(kernels, [&](const KernelResources& k) { return k.architecture != newest; });
-  if (kernels.empty()) {
-    say(checkout.topic_file(lab) + " has no kernel yet");
-    return 0;
-  }
+// One row per kernel: its registers, spills, stack, static shared memory and the warps its
+// registers allow on an SM.
+void print_resources(const std::vector<KernelResources>& kernels, const std::string& lab) {
   std::size_t width = 6;
   for (const KernelResources& k : kernels) width = std::max(width, k.name.size());
   std::cout << std::left << std::setw(static_cast<int>(width)) << "kernel" << "  arch     regs  spilled (st/ld B)  stack B  "
@@ -208,10 +204,11 @@ int inspect(const Checkout& checkout, Words words) {
                "the block's size may allow fewer. The occupancy each launch reached at the step's shape is the scorecard's\n"
                "occ. column, and results/grade.log's, after ./workbook grade "
             << lab.substr(0, 2) << ".k\n";
-  say("for " + newest + "; ptxas's own lines, every architecture the build compiles to: " +
-      checkout.shown(folder + "/" + lab + ".ptxas.txt"));
+}
 
-  // The machine code, kernel by kernel, where the toolkit has cuobjdump (beside nvcc, or on PATH).
+// The machine code, kernel by kernel, where the toolkit has cuobjdump (beside nvcc, or on PATH).
+void dump_machine_code(const Checkout& checkout, const std::string& lab, const std::string& folder, const std::string& object,
+                       const std::vector<std::string>& command) {
   std::string cuobjdump = toolkit_tool("cuobjdump");
   if (cuobjdump.empty() && !command.empty() && fs::exists(fs::path(command.front()).parent_path() / "cuobjdump"))
     cuobjdump = (fs::path(command.front()).parent_path() / "cuobjdump").string();
@@ -219,11 +216,39 @@ int inspect(const Checkout& checkout, Words words) {
   if (cuobjdump.empty()) {
     say("SASS: this toolkit has no cuobjdump; where one has it: cuobjdump -sass " + checkout.shown(object) +
         " (the build's architectures; add -fun NAME for one kernel)");
-  } else {
-    const Outcome dumped = run(Command({cuobjdump, "-sass", object}, {}, "", sass));
-    say(dumped.status == 0 ? "SASS, kernel by kernel: " + checkout.shown(sass) + " (grep -E 'LDG|STG|LDS|FFMA' in it)"
-                           : "cuobjdump -sass failed; its output: " + checkout.shown(sass));
+    return;
   }
+  const Outcome dumped = run(Command({cuobjdump, "-sass", object}, {}, "", sass));
+  say(dumped.status == 0 ? "SASS, kernel by kernel: " + checkout.shown(sass) + " (grep -E 'LDG|STG|LDS|FFMA' in it)"
+                         : "cuobjdump -sass failed; its output: " + checkout.shown(sass));
+}
+
+}  // namespace
+
+int inspect(const Checkout& checkout, Words words) {
+  const std::string lab = lab_to_inspect(checkout, std::move(words));
+  build_as_grade_does(checkout, lab);
+  const std::string folder = checkout.results + "/inspect";
+  fs::create_directories(folder);
+  const std::string object = fs::absolute(folder + "/" + lab + ".o").string();
+  std::vector<std::string> command;
+  const std::string ptxas = compile_with_resource_usage(checkout, lab, folder, object, command);
+
+  // The newest architecture's rows: the code a Hopper runs, or the newest the build compiles to.
+  std::vector<KernelResources> kernels = resources_in(ptxas, lab.substr(3) + "_lab");
+  const auto generation = [](const std::string& architecture) { return std::atoi(architecture.c_str() + 3); };
+  std::string newest;
+  for (const KernelResources& k : kernels)
+    if (newest.empty() || generation(k.architecture) > generation(newest)) newest = k.architecture;
+  std::erase_if(kernels, [&](const KernelResources& k) { return k.architecture != newest; });
+  if (kernels.empty()) {
+    say(checkout.topic_file(lab) + " has no kernel yet");
+    return 0;
+  }
+  print_resources(kernels, lab);
+  say("for " + newest + "; ptxas's own lines, every architecture the build compiles to: " +
+      checkout.shown(folder + "/" + lab + ".ptxas.txt"));
+  dump_machine_code(checkout, lab, folder, object, command);
   return 0;
 }
 

@@ -346,85 +346,95 @@ struct LatencyLab {
     return c;
   }
 
+  // The shapes of 01.3 a calculator got right, for its case's report.
+  struct OccupancyTally {
+    int shapes = 0, fewest_registers = 1 << 30, most_registers = 0;
+    int other_shapes = 0;  // on other GPUs' SMs (latency_oracle::other_sms())
+    std::map<std::string, int> limiters;
+    int wrong = 0;
+    std::string first_wrong;
+  };
+
+  // What a calculator's answer for one block gets wrong against `blocks` blocks per SM, limited by
+  // one of `limiters` (`whose` count: the CUDA API's or the grader's); "" where nothing.
+  static std::string occupancy_mistake(const latency_lab::Occupancy& yours, int blocks, int warps_per_block,
+                                       const std::vector<latency_lab::Limiter>& limiters, const std::string& whose,
+                                       const std::string& next_block) {
+    if (yours.blocks != blocks) return "you count " + std::to_string(yours.blocks) + " blocks per SM, " + whose + " " + std::to_string(blocks);
+    if (yours.warps != blocks * warps_per_block)
+      return "you count " + std::to_string(yours.warps) + " warps for " + std::to_string(blocks) + " blocks of " +
+             std::to_string(warps_per_block) + " warps";
+    if (std::find(limiters.begin(), limiters.end(), yours.limiter) == limiters.end())
+      return std::string("you name ") + latency_oracle::name_of(yours.limiter) + " as the limit, but " +
+             latency_oracle::name_of(limiters.front()) + " is what stops " + next_block;
+    return "";
+  }
+
+  // The calculator against the CUDA API on every probe kernel, block size and amount of shared
+  // memory of this GPU; the grader's own count must agree with the API first.
+  static void check_occupancy_on_this_gpu(OccupancyTally& tally) {
+    const latency_lab::SmLimits sm = latency_check::sm_limits_of_this_gpu();
+    const int optin = static_cast<int>(workbook::device_facts().shared_bytes_per_block_optin);
+    for (const latency_check::OccupancyProbe& probe : latency_check::occupancy_probes())
+      for (int threads : {32, 64, 96, 128, 160, 192, 256, 288, 384, 512, 640, 768, 1024})
+        for (int shared : {0, 1, 3000, 12288, 40000, 50000, 77000, 116000, 232448}) {
+          if (threads > probe.max_threads_per_block || shared > optin) continue;
+          const latency_lab::BlockShape block{threads, probe.registers_per_thread, shared};
+          const int api = latency_check::api_blocks_per_sm(probe, threads, std::size_t(shared));
+          const latency_oracle::SmFit fit = latency_oracle::fit_blocks(block, sm);
+          std::ostringstream at;
+          at << threads << " threads, " << probe.registers_per_thread << " registers a thread, " << shared
+             << " bytes of shared memory";
+          if (fit.blocks != api)
+            throw std::logic_error("the grader's own count (" + std::to_string(fit.blocks) + " blocks) disagrees with the "
+                                   "CUDA API (" + std::to_string(api) + ") at " + at.str() +
+                                   ": this GPU allocates differently from the SMs the lab knows; report it");
+          const std::string why = occupancy_mistake(latency_lab::occupancy_of(block, sm), api, (threads + sm.warp_size - 1) / sm.warp_size,
+                                                    fit.limiters, "the CUDA API", "a " + std::to_string(api + 1) + "th block");
+          if (!why.empty() && tally.wrong++ == 0) tally.first_wrong = at.str() + ": " + why;
+          if (why.empty()) {
+            ++tally.shapes;
+            tally.fewest_registers = std::min(tally.fewest_registers, probe.registers_per_thread);
+            tally.most_registers = std::max(tally.most_registers, probe.registers_per_thread);
+            ++tally.limiters[latency_oracle::name_of(fit.limiters.front())];
+          }
+        }
+  }
+
+  // And on SMs of other GPUs (and one of none), against the grader's own count: the CUDA API knows
+  // only this GPU, so a calculator must count to pass.
+  static void check_occupancy_on_other_sms(OccupancyTally& tally) {
+    for (const latency_oracle::NamedSm& other : latency_oracle::other_sms())
+      for (int registers : {1, 16, 24, 32, 37, 40, 41, 48, 56, 64, 72, 85, 96, 128, 168, 200, 255})
+        for (int threads : {32, 64, 96, 160, 256, 384, 512, 768, 1024})
+          for (int shared : {0, 1, 3000, 12288, 40000, 50000, 77000, 98000}) {
+            if (shared > other.sm.shared_bytes) continue;
+            const latency_lab::BlockShape block{threads, registers, shared};
+            const latency_oracle::SmFit fit = latency_oracle::fit_blocks(block, other.sm);
+            const std::string why = occupancy_mistake(latency_lab::occupancy_of(block, other.sm), fit.blocks,
+                                                      (threads + other.sm.warp_size - 1) / other.sm.warp_size, fit.limiters,
+                                                      "the grader", "another block");
+            if (!why.empty() && tally.wrong++ == 0)
+              tally.first_wrong = std::to_string(threads) + " threads, " + std::to_string(registers) + " registers a thread, " +
+                                  std::to_string(shared) + " bytes of shared memory on " + other.name + " SM: " + why;
+            if (why.empty()) ++tally.other_shapes;
+          }
+  }
+
   // 01.3: the student's calculator against the CUDA API on every probe kernel, block size and
   // amount of shared memory; its limiter against those the grader's own count finds. Then on other
   // GPUs' SMs, which the API cannot be asked about (a calculator that asked it would pass by copying the answer).
   static std::unique_ptr<workbook::Case<Problem>> occupancy_case() {
     auto c = std::make_unique<workbook::Case<Problem>>();
-    struct Tally {
-      int shapes = 0, fewest_registers = 1 << 30, most_registers = 0;
-      int other_shapes = 0;  // on other GPUs' SMs (latency_oracle::other_sms())
-      std::map<std::string, int> limiters;
-    };
-    auto tally = std::make_shared<Tally>();
+    auto tally = std::make_shared<OccupancyTally>();
     c->where = "block shapes on this GPU";
     c->check_output = [tally]() -> std::string {
-      const latency_lab::SmLimits sm = latency_check::sm_limits_of_this_gpu();
-      const int optin = static_cast<int>(workbook::device_facts().shared_bytes_per_block_optin);
-      int wrong = 0;
-      std::string first;
-      for (const latency_check::OccupancyProbe& probe : latency_check::occupancy_probes())
-        for (int threads : {32, 64, 96, 128, 160, 192, 256, 288, 384, 512, 640, 768, 1024})
-          for (int shared : {0, 1, 3000, 12288, 40000, 50000, 77000, 116000, 232448}) {
-            if (threads > probe.max_threads_per_block || shared > optin) continue;
-            const latency_lab::BlockShape block{threads, probe.registers_per_thread, shared};
-            const int api = latency_check::api_blocks_per_sm(probe, threads, std::size_t(shared));
-            const latency_oracle::SmFit fit = latency_oracle::fit_blocks(block, sm);
-            std::ostringstream at;
-            at << threads << " threads, " << probe.registers_per_thread << " registers a thread, " << shared
-               << " bytes of shared memory";
-            if (fit.blocks != api)
-              throw std::logic_error("the grader's own count (" + std::to_string(fit.blocks) + " blocks) disagrees with the "
-                                     "CUDA API (" + std::to_string(api) + ") at " + at.str() +
-                                     ": this GPU allocates differently from the SMs the lab knows; report it");
-            const latency_lab::Occupancy yours = latency_lab::occupancy_of(block, sm);
-            const int warps_per_block = (threads + sm.warp_size - 1) / sm.warp_size;
-            std::string why;
-            if (yours.blocks != api)
-              why = "you count " + std::to_string(yours.blocks) + " blocks per SM, the CUDA API " + std::to_string(api);
-            else if (yours.warps != api * warps_per_block)
-              why = "you count " + std::to_string(yours.warps) + " warps for " + std::to_string(api) + " blocks of " +
-                    std::to_string(warps_per_block) + " warps";
-            else if (std::find(fit.limiters.begin(), fit.limiters.end(), yours.limiter) == fit.limiters.end())
-              why = std::string("you name ") + latency_oracle::name_of(yours.limiter) + " as the limit, but " +
-                    latency_oracle::name_of(fit.limiters.front()) + " is what stops a " + std::to_string(api + 1) +
-                    "th block";
-            if (!why.empty() && wrong++ == 0) first = at.str() + ": " + why;
-            if (why.empty()) {
-              ++tally->shapes;
-              tally->fewest_registers = std::min(tally->fewest_registers, probe.registers_per_thread);
-              tally->most_registers = std::max(tally->most_registers, probe.registers_per_thread);
-              ++tally->limiters[latency_oracle::name_of(fit.limiters.front())];
-            }
-          }
-      // And on SMs of other GPUs (and one of none), against the grader's own count: the CUDA API
-      // knows only this GPU, so a calculator must count to pass.
-      for (const latency_oracle::NamedSm& other : latency_oracle::other_sms())
-        for (int registers : {1, 16, 24, 32, 37, 40, 41, 48, 56, 64, 72, 85, 96, 128, 168, 200, 255})
-          for (int threads : {32, 64, 96, 160, 256, 384, 512, 768, 1024})
-            for (int shared : {0, 1, 3000, 12288, 40000, 50000, 77000, 98000}) {
-              if (shared > other.sm.shared_bytes) continue;
-              const latency_lab::BlockShape block{threads, registers, shared};
-              const latency_oracle::SmFit fit = latency_oracle::fit_blocks(block, other.sm);
-              const latency_lab::Occupancy yours = latency_lab::occupancy_of(block, other.sm);
-              const int warps_per_block = (threads + other.sm.warp_size - 1) / other.sm.warp_size;
-              std::string why;
-              if (yours.blocks != fit.blocks)
-                why = "you count " + std::to_string(yours.blocks) + " blocks per SM, the grader " + std::to_string(fit.blocks);
-              else if (yours.warps != fit.blocks * warps_per_block)
-                why = "you count " + std::to_string(yours.warps) + " warps for " + std::to_string(fit.blocks) + " blocks of " +
-                      std::to_string(warps_per_block) + " warps";
-              else if (std::find(fit.limiters.begin(), fit.limiters.end(), yours.limiter) == fit.limiters.end())
-                why = std::string("you name ") + latency_oracle::name_of(yours.limiter) + " as the limit, but " +
-                      latency_oracle::name_of(fit.limiters.front()) + " is what stops another block";
-              if (!why.empty() && wrong++ == 0)
-                first = std::to_string(threads) + " threads, " + std::to_string(registers) + " registers a thread, " +
-                        std::to_string(shared) + " bytes of shared memory on " + other.name + " SM: " + why;
-              if (why.empty()) ++tally->other_shapes;
-            }
-      if (wrong == 0) return "";
-      return std::to_string(wrong) + " of " + std::to_string(wrong + tally->shapes + tally->other_shapes) +
-             " block shapes are wrong, the first at " + first;
+      *tally = {};
+      check_occupancy_on_this_gpu(*tally);
+      check_occupancy_on_other_sms(*tally);
+      if (tally->wrong == 0) return "";
+      return std::to_string(tally->wrong) + " of " + std::to_string(tally->wrong + tally->shapes + tally->other_shapes) +
+             " block shapes are wrong, the first at " + tally->first_wrong;
     };
     c->report = [tally] {
       std::string text = "as the CUDA API says at all " + std::to_string(tally->shapes) + " shapes (" +
