@@ -12,7 +12,7 @@
 
 namespace workbook {
 
-// The lines of an instructor's small config file (points, bars profiles): each with '#' and what
+// The lines of an instructor's small config file (the points file): each with '#' and what
 // follows it removed, blank ones skipped, paired with its line number for messages. Throws
 // std::invalid_argument("cannot read the <what> <path>") when the file cannot be read.
 std::vector<std::pair<int, std::string>> config_lines(const std::string& path, const std::string& what);
