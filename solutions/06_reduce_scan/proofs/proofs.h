@@ -24,6 +24,10 @@ inline const workbook::proofs::Table kProofs{
     // Its defence reads machine code: judged, from the dump the build wrote beside the file's library.
     .judged_defence_mutants = {{"look_back_by_block_index", workbook::Defence::kBlockOrder, "06.10"},
                                {"look_back_polls_with_cp_async", workbook::Defence::kBlockOrder, "06.10"}},
+    // A sum that recovers the inputs' key from the ints it reads and keeps the next calls' sums in its
+    // module, computed ahead: against the old generator (SplitMix64) and the old module reset it
+    // cleared 06.6 (NOTES.md); now its search finds no key, it keeps nothing, and it fails every step.
+    .judged_host_mutants = {{.name = "predicts_next_inputs", .reject = true}},
     // Judged, the side stream's sum and scan are replayed on the timed stream: the boundary closes it alone.
     .boundary_mutants = {{"side_stream", "06.6,06.10"}},
     .racecheck_mutant = "no_barrier_between_sweeps",
