@@ -169,7 +169,16 @@ void time_unflushed_call_by_launch(const TimedWork& work, int call, cudaStream_t
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(start.get(), stream));
   start_timing_launches();
-  work.run(stream);
+  try {
+    work.run(stream);
+  } catch (...) {  // the clock stopped, so that no later launch records an event for this call
+    cudaDeviceSynchronize();
+    try {
+      stop_timing_launches(start.get(), start.get());
+    } catch (...) {
+    }
+    throw;
+  }
   CUDA_CHECK(cudaEventRecord(stop.get(), stream));
   CUDA_CHECK(cudaDeviceSynchronize());
   work.launch_times(call, stop_timing_launches(start.get(), stop.get()));

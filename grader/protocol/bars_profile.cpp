@@ -1,8 +1,9 @@
 #include "bars_profile.h"
 
-#include <fstream>
 #include <iomanip>
 #include <stdexcept>
+
+#include "config_lines.h"
 
 namespace workbook {
 
@@ -17,13 +18,8 @@ std::string two_decimals(double value) {
 }  // namespace
 
 BarsProfile read_bars_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read the bars profile " + path);
   BarsProfile profile;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  for (const auto& [number, line] : config_lines(path, "bars profile")) {
     const std::string where = path + ":" + std::to_string(number) + ": ";
     std::istringstream fields(line);
     std::string step, extra;

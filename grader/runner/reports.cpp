@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "as_data.h"
+#include "config_lines.h"
 
 namespace workbook {
 
@@ -66,18 +67,6 @@ double Points::score(const StepVerdict& v) const {
   if (!v.applicable) return 0;
   const Worth worth = of(v.step);
   return v.passed ? worth.points : v.correct ? worth.if_correct : 0.0;
-}
-
-std::vector<std::pair<int, std::string>> config_lines(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read the " + what + " " + path);
-  std::vector<std::pair<int, std::string>> lines;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.emplace_back(number, line);
-  }
-  return lines;
 }
 
 Points read_points(const std::string& path) {

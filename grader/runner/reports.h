@@ -12,11 +12,6 @@
 
 namespace workbook {
 
-// The lines of an instructor's small config file (the points file): each with '#' and what
-// follows it removed, blank ones skipped, paired with its line number for messages. Throws
-// std::invalid_argument("cannot read the <what> <path>") when the file cannot be read.
-std::vector<std::pair<int, std::string>> config_lines(const std::string& path, const std::string& what);
-
 // What each step is worth, from an instructor's points file (docs/instructors.md): a line
 // "STEP POINTS [IF_CORRECT]" per step, "*" for every step not named; IF_CORRECT (default 0) is the
 // partial credit of a step that is correct but misses its bar. '#' starts a comment.
