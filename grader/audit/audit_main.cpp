@@ -44,10 +44,68 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-int run(const std::string& command, const std::map<std::string, std::string>& flags, const std::vector<std::string>& files) {
+// gpu-code: whether `object` holds the GPU code of the build's architectures (the text of
+// `architectures_file`), and nothing else.
+int check_gpu_code(const std::string& source, const std::string& architectures_file, const std::string& object) {
+  // A file compiled for other GPUs than the build's still runs, from PTX the driver compiles at load
+  // time: graded as code nobody asked for, against bars set with the build's own machine code.
+  std::string architectures = read_file(architectures_file);
+  while (!architectures.empty() && std::isspace(static_cast<unsigned char>(architectures.back())))
+    architectures.pop_back();
+  const std::set<std::string> wanted = workbook::gpu_code_for_architectures(architectures);
+  const std::set<std::string> found = workbook::gpu_code_in_file(object);
+  if (found == wanted) return 0;
+  std::set<std::string> missing, extra;
+  std::set_difference(wanted.begin(), wanted.end(), found.begin(), found.end(), std::inserter(missing, missing.end()));
+  std::set_difference(found.begin(), found.end(), wanted.begin(), wanted.end(), std::inserter(extra, extra.end()));
+  std::cout << "[gpu-code] " << source << " was compiled to " << workbook::listed(found) << ", not to "
+            << workbook::listed(wanted) << " (CUDA architectures " << architectures
+            << "), the GPU code of every file of this build"
+            << (missing.empty() ? "" : "; missing: " + workbook::listed(missing))
+            << (extra.empty() ? "" : "; not asked for: " + workbook::listed(extra))
+            << ". It is not graded: its kernels would not run as the machine code the bars were set with. The build "
+               "did this, not the file (docs/instructors.md, 'The GPU code a class is built for')\n";
+  return 1;
+}
+
+// kernels: every kernel of `program` is the student's (the kernels of `student`, if given) or listed
+// in one of the comma-separated `allowed_lists`.
+int check_kernels(const std::string& program, const std::string& allowed_lists, const std::string& student) {
+  std::set<std::string> allowed;
+  std::istringstream lists(allowed_lists);
+  for (std::string list; std::getline(lists, list, ',');) {
+    std::istringstream lines(read_file(list));
+    for (std::string line; std::getline(lines, line);)
+      if (!line.empty() && line[0] != '#') allowed.insert(line);
+  }
+  const std::set<std::string> students = student.empty() ? std::set<std::string>{} : audit::kernels_of(student);
+  // A line ending in '*' names every kernel that starts with the rest: a vendor library's, whose
+  // names carry the build's architectures ("void cub::CUB_300001_SM_900::...").
+  const auto listed = [&](const std::string& kernel) {
+    if (allowed.contains(kernel)) return true;
+    for (const std::string& line : allowed)
+      if (line.ends_with('*') && kernel.starts_with(line.substr(0, line.size() - 1))) return true;
+    return false;
+  };
+  int unknown = 0;
+  for (const std::string& kernel : audit::kernels_of(program))
+    if (!students.contains(kernel) && !listed(kernel)) {
+      std::cout << "[kernels] " << kernel << ": a kernel of " << program
+                << " that is neither the student's nor listed in " << allowed_lists << '\n';
+      ++unknown;
+    }
+  if (unknown > 0)
+    std::cout << "A student's build must hold no witness, mutant or solution kernel. If the kernels above are the "
+                 "grader's own or the lab's given code, add their lines to the lab's list\n";
+  return unknown == 0 ? 0 : 1;
+}
+
+int run(const std::string& command, const std::map<std::string, std::string>& flags,
+        const std::vector<std::string>& files) {
   const auto flag = [&](const std::string& name) {
     const auto found = flags.find(name);
-    if (found == flags.end() || found->second.empty()) throw std::invalid_argument(command + " needs --" + name + "=...");
+    if (found == flags.end() || found->second.empty())
+      throw std::invalid_argument(command + " needs --" + name + "=...");
     return found->second;
   };
   if (command == "includes") {
@@ -57,54 +115,10 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
     const std::string name = files[0].substr(files[0].find_last_of('/') + 1);
     return print(audit::check_includes(name, read_file(files[0]), rules));
   }
-  if (command == "gpu-code") {
-    // A file compiled for other GPUs than the build's still runs, from PTX the driver compiles at load
-    // time: graded as code nobody asked for, against bars set with the build's own machine code.
-    std::string architectures = read_file(flag("architectures"));
-    while (!architectures.empty() && std::isspace(static_cast<unsigned char>(architectures.back()))) architectures.pop_back();
-    const std::set<std::string> wanted = workbook::gpu_code_for_architectures(architectures);
-    const std::set<std::string> found = workbook::gpu_code_in_file(flag("object"));
-    if (found == wanted) return 0;
-    std::set<std::string> missing, extra;
-    std::set_difference(wanted.begin(), wanted.end(), found.begin(), found.end(), std::inserter(missing, missing.end()));
-    std::set_difference(found.begin(), found.end(), wanted.begin(), wanted.end(), std::inserter(extra, extra.end()));
-    std::cout << "[gpu-code] " << flag("source") << " was compiled to " << workbook::listed(found) << ", not to "
-              << workbook::listed(wanted) << " (CUDA architectures " << architectures << "), the GPU code of every file of this build"
-              << (missing.empty() ? "" : "; missing: " + workbook::listed(missing))
-              << (extra.empty() ? "" : "; not asked for: " + workbook::listed(extra))
-              << ". It is not graded: its kernels would not run as the machine code the bars were set with. The build did "
-                 "this, not the file (docs/instructors.md, 'The GPU code a class is built for')\n";
-    return 1;
-  }
+  if (command == "gpu-code") return check_gpu_code(flag("source"), flag("architectures"), flag("object"));
   if (command == "kernels") {
     if (files.size() != 1) throw std::invalid_argument("kernels takes one program");
-    std::set<std::string> allowed;
-    std::istringstream lists(flag("allowed"));
-    for (std::string list; std::getline(lists, list, ',');) {
-      std::istringstream lines(read_file(list));
-      for (std::string line; std::getline(lines, line);)
-        if (!line.empty() && line[0] != '#') allowed.insert(line);
-    }
-    const std::set<std::string> students = flags.contains("student") ? audit::kernels_of(flag("student")) : std::set<std::string>{};
-    // A line ending in '*' names every kernel that starts with the rest: a vendor library's, whose
-    // names carry the build's architectures ("void cub::CUB_300001_SM_900::...").
-    const auto listed = [&](const std::string& kernel) {
-      if (allowed.contains(kernel)) return true;
-      for (const std::string& line : allowed)
-        if (line.ends_with('*') && kernel.starts_with(line.substr(0, line.size() - 1))) return true;
-      return false;
-    };
-    int unknown = 0;
-    for (const std::string& kernel : audit::kernels_of(files[0]))
-      if (!students.contains(kernel) && !listed(kernel)) {
-        std::cout << "[kernels] " << kernel << ": a kernel of " << files[0] << " that is neither the student's nor listed in "
-                  << flag("allowed") << '\n';
-        ++unknown;
-      }
-    if (unknown > 0)
-      std::cout << "A student's build must hold no witness, mutant or solution kernel. If the kernels above are the grader's "
-                   "own or the lab's given code, add their lines to the lab's list\n";
-    return unknown == 0 ? 0 : 1;
+    return check_kernels(files[0], flag("allowed"), flags.contains("student") ? flag("student") : "");
   }
   if (command == "machine-code") {
     if (files.empty()) throw std::invalid_argument("machine-code takes one library or more");

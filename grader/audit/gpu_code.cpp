@@ -2,8 +2,8 @@
 
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -42,18 +42,25 @@ std::string image_name(std::uint16_t kind, std::uint32_t capability, std::uint32
 // compilation, how the labs are built) and __nv_relfatbin (relocatable device code, -rdc).
 using Sections = std::function<void(std::string_view section)>;
 void each_elf_fat_binary_section(std::string_view elf, const std::string& where, const Sections& each) {
-  if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1)
+  if (elf.size() < 64 ||
+      elf.substr(0, 4) !=
+          "\x7f"
+          "ELF" ||
+      elf[4] != 2 || elf[5] != 1)
     throw std::runtime_error(where + " is not a 64-bit little-endian ELF object file");
   const auto section_table = field<std::uint64_t>(elf, 0x28, "ELF header");
   const auto entry_size = field<std::uint16_t>(elf, 0x3A, "ELF header");
   const auto count = field<std::uint16_t>(elf, 0x3C, "ELF header");
   const auto names_index = field<std::uint16_t>(elf, 0x3E, "ELF header");
-  if (entry_size < 64 || names_index >= count) throw std::runtime_error(where + " has no section table that can be read");
+  if (entry_size < 64 || names_index >= count)
+    throw std::runtime_error(where + " has no section table that can be read");
   const auto section = [&](std::uint16_t i, std::size_t at, auto type) {
     return field<decltype(type)>(elf, section_table + std::size_t{i} * entry_size + at, "section header");
   };
-  const std::uint64_t names_at = section(names_index, 24, std::uint64_t{}), names_size = section(names_index, 32, std::uint64_t{});
-  if (names_at > elf.size() || names_size > elf.size() - names_at) throw std::runtime_error(where + ": truncated section names");
+  const std::uint64_t names_at = section(names_index, 24, std::uint64_t{}),
+                      names_size = section(names_index, 32, std::uint64_t{});
+  if (names_at > elf.size() || names_size > elf.size() - names_at)
+    throw std::runtime_error(where + ": truncated section names");
   const std::string_view names = elf.substr(names_at, names_size);
   for (std::uint16_t i = 0; i < count; ++i) {
     const std::uint32_t name_at = section(i, 0, std::uint32_t{});
@@ -61,7 +68,8 @@ void each_elf_fat_binary_section(std::string_view elf, const std::string& where,
     const std::string_view name = names.substr(name_at, names.substr(name_at).find('\0'));
     if (name != ".nv_fatbin" && name != "__nv_relfatbin") continue;
     const std::uint64_t at = section(i, 24, std::uint64_t{}), size = section(i, 32, std::uint64_t{});
-    if (at > elf.size() || size > elf.size() - at) throw std::runtime_error(where + ": truncated section " + std::string(name));
+    if (at > elf.size() || size > elf.size() - at)
+      throw std::runtime_error(where + ": truncated section " + std::string(name));
     each(elf.substr(at, size));
   }
 }
@@ -84,7 +92,8 @@ std::set<std::string> gpu_code_in_fat_binaries(std::string_view bytes) {
       throw std::runtime_error("no fat binary at byte " + std::to_string(at) + " of the section");
     const std::size_t header = field<std::uint16_t>(bytes, at + 6, "fat binary header");
     const std::uint64_t size = field<std::uint64_t>(bytes, at + 8, "fat binary header");
-    if (header < 16 || size > bytes.size() - at - header) throw std::runtime_error("a fat binary larger than its section");
+    if (header < 16 || size > bytes.size() - at - header)
+      throw std::runtime_error("a fat binary larger than its section");
     const std::size_t end = at + header + size;
     for (std::size_t image = at + header; image < end;) {
       const auto kind = field<std::uint16_t>(bytes, image, "image header");
@@ -124,8 +133,11 @@ void each_fat_binary_section(const std::string& path, const Sections& each) {
     }
     if (size > bytes.size() - at - 60) throw std::runtime_error(path + ": an archive member runs past the end");
     const std::string_view member = std::string_view(bytes).substr(at + 60, size);
-    if (member.substr(0, 4) == "\x7f" "ELF")
-      each_elf_fat_binary_section(member, path + "(" + member_name.substr(0, member_name.find_first_of("/ ")) + ")", each);
+    if (member.substr(0, 4) ==
+        "\x7f"
+        "ELF")
+      each_elf_fat_binary_section(member, path + "(" + member_name.substr(0, member_name.find_first_of("/ ")) + ")",
+                                  each);
     at += 60 + size + size % 2;
   }
 }
@@ -146,7 +158,8 @@ std::vector<std::string> fat_binaries_in_file(const std::string& path) {
         throw std::runtime_error(path + ": no fat binary at byte " + std::to_string(at) + " of a section");
       const std::size_t header = field<std::uint16_t>(section, at + 6, "fat binary header");
       const std::uint64_t size = field<std::uint64_t>(section, at + 8, "fat binary header");
-      if (header < 16 || size > section.size() - at - header) throw std::runtime_error(path + ": a fat binary larger than its section");
+      if (header < 16 || size > section.size() - at - header)
+        throw std::runtime_error(path + ": a fat binary larger than its section");
       fat_binaries.emplace_back(section.substr(at, header + size));
       at = (at + header + size + 7) / 8 * 8;
     }
@@ -159,7 +172,11 @@ namespace {
 // The globals of one machine-code image a kernel could write, an ELF file (64-bit, little-endian):
 // `__constant__` variables (".nv.constant3") too, as a generic store may reach their bank.
 std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
-  if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1)
+  if (elf.size() < 64 ||
+      elf.substr(0, 4) !=
+          "\x7f"
+          "ELF" ||
+      elf[4] != 2 || elf[5] != 1)
     throw std::runtime_error("a machine-code image that is not 64-bit little-endian ELF");
   const auto section_headers = field<std::uint64_t>(elf, 0x28, "ELF header");
   const auto header_size = field<std::uint16_t>(elf, 0x3A, "ELF header");
@@ -172,9 +189,10 @@ std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
   std::vector<Header> headers;
   for (std::uint16_t i = 0; i < count; ++i) {
     const std::uint64_t at = section_headers + std::uint64_t(i) * header_size;
-    headers.push_back({field<std::uint32_t>(elf, at, "section header"), field<std::uint32_t>(elf, at + 4, "section header"),
-                       field<std::uint32_t>(elf, at + 40, "section header"), field<std::uint64_t>(elf, at + 24, "section header"),
-                       field<std::uint64_t>(elf, at + 32, "section header")});
+    headers.push_back(
+        {field<std::uint32_t>(elf, at, "section header"), field<std::uint32_t>(elf, at + 4, "section header"),
+         field<std::uint32_t>(elf, at + 40, "section header"), field<std::uint64_t>(elf, at + 24, "section header"),
+         field<std::uint64_t>(elf, at + 32, "section header")});
   }
   const auto string_at = [&](const Header& table, std::uint32_t index) {
     if (table.offset > elf.size() || index >= table.size || table.size > elf.size() - table.offset)
@@ -198,12 +216,14 @@ std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
       const auto section = field<std::uint16_t>(elf, at + 6, "symbol");
       if ((info & 0xF) != kObject || section >= sections.size()) continue;
       sections[section].symbols.push_back({string_at(headers[table.link], field<std::uint32_t>(elf, at, "symbol")),
-                                           field<std::uint64_t>(elf, at + 8, "symbol"), field<std::uint64_t>(elf, at + 16, "symbol")});
+                                           field<std::uint64_t>(elf, at + 8, "symbol"),
+                                           field<std::uint64_t>(elf, at + 16, "symbol")});
     }
   }
   std::vector<GlobalsImage::Section> writable;
   for (GlobalsImage::Section& section : sections)
-    if ((section.name.starts_with(".nv.global") || section.name.starts_with(".nv.managed") || section.name == ".nv.constant3") &&
+    if ((section.name.starts_with(".nv.global") || section.name.starts_with(".nv.managed") ||
+         section.name == ".nv.constant3") &&
         section.bytes > 0)
       writable.push_back(std::move(section));
   return writable;
@@ -213,7 +233,8 @@ std::vector<GlobalsImage::Section> globals_in_elf(std::string_view elf) {
 
 std::vector<GlobalsImage> device_globals_in_fat_binary(std::string_view bytes) {
   std::vector<GlobalsImage> images;
-  if (field<std::uint32_t>(bytes, 0, "fat binary header") != kFatBinaryMagic) throw std::runtime_error("not a fat binary");
+  if (field<std::uint32_t>(bytes, 0, "fat binary header") != kFatBinaryMagic)
+    throw std::runtime_error("not a fat binary");
   const std::size_t header = field<std::uint16_t>(bytes, 6, "fat binary header");
   const std::uint64_t size = field<std::uint64_t>(bytes, 8, "fat binary header");
   if (header < 16 || size > bytes.size() - header) throw std::runtime_error("a fat binary larger than its bytes");
@@ -223,13 +244,16 @@ std::vector<GlobalsImage> device_globals_in_fat_binary(std::string_view bytes) {
     const auto kind = field<std::uint16_t>(bytes, image, "image header");
     const auto image_header = field<std::uint32_t>(bytes, image + 4, "image header");
     const auto payload = field<std::uint64_t>(bytes, image + 8, "image header");
-    if (image_header < 44 || payload > end - image - image_header) throw std::runtime_error("an image larger than its fat binary");
+    if (image_header < 44 || payload > end - image - image_header)
+      throw std::runtime_error("an image larger than its fat binary");
     if (kind == kMachineCodeImage) {
       GlobalsImage found;
       const auto flags = field<std::uint32_t>(bytes, image + 40, "image header");
       found.image = image_name(kind, field<std::uint32_t>(bytes, image + 28, "image header"), flags);
       const std::string_view elf = bytes.substr(image + image_header, payload);
-      found.compressed = (flags & kCompressed) != 0 || elf.substr(0, 4) != "\x7f" "ELF";
+      found.compressed = (flags & kCompressed) != 0 || elf.substr(0, 4) !=
+                                                           "\x7f"
+                                                           "ELF";
       if (!found.compressed) found.sections = globals_in_elf(elf);
       images.push_back(std::move(found));
     }

@@ -23,7 +23,8 @@ namespace {
 // The grader's folders whose headers a student's file may not name (a new folder of the grader's is
 // added here); the build does not look in them for a student's file anyway: this says why.
 constexpr const char* kGraderFolders[] = {"audit", "harness", "judge", "planner", "protocol", "runner", "tests"};
-const std::regex kVendorHeader(R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc|nvPTXCompiler|nvJitLink)\w*(\.h(pp)?)?$|^(cub|thrust|cutlass|cute)/|^(cub|thrust|cutlass|cute)$)");
+const std::regex kVendorHeader(
+    R"(^(cublas|cufft|cusparse|curand|cusolver|cudnn|nvjpeg|npp|nccl|cupti|nvrtc|nvPTXCompiler|nvJitLink)\w*(\.h(pp)?)?$|^(cub|thrust|cutlass|cute)/|^(cub|thrust|cutlass|cute)$)");
 std::string run(const std::string& command) { return workbook::command_output(command); }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -87,7 +88,8 @@ std::vector<LogicalLine> logical_lines(const std::string& source) {
       std::size_t end = joined.find("*/", i + 2);
       i = end == std::string::npos ? joined.size() - 1 : end + 1;
       current += ' ';
-    } else if (c == 'R' && next == '"' && (i == 0 || !(std::isalnum(static_cast<unsigned char>(joined[i - 1])) || joined[i - 1] == '_'))) {
+    } else if (c == 'R' && next == '"' &&
+               (i == 0 || !(std::isalnum(static_cast<unsigned char>(joined[i - 1])) || joined[i - 1] == '_'))) {
       const std::size_t open = joined.find('(', i + 2);
       if (open == std::string::npos) {
         current += c;
@@ -129,8 +131,9 @@ std::string trimmed(const std::string& text) {
 
 // Why including `name` is refused, or "".
 std::string include_refusal(const std::string& name, const IncludeRules& rules) {
-  const std::string allowed = "a lab's file may include the lab's own headers, the workbook's student headers "
-                              "(workbook/...), and the CUDA toolkit's and the standard library's headers";
+  const std::string allowed =
+      "a lab's file may include the lab's own headers, the workbook's student headers "
+      "(workbook/...), and the CUDA toolkit's and the standard library's headers";
   if (name.empty()) return "an empty name";
   if (name[0] == '/' || name[0] == '\\' || name[0] == '~' || (name.size() > 1 && name[1] == ':'))
     return "an absolute path: " + allowed;
@@ -206,7 +209,8 @@ bool is_import(char type) { return type == 'U' || type == 'w' || type == 'v'; }
 
 std::string describe(const Finding& finding) { return "[host-code] " + finding.what + ": " + finding.why; }
 
-std::vector<Finding> check_includes(const std::string& file_name, const std::string& source, const IncludeRules& rules) {
+std::vector<Finding> check_includes(const std::string& file_name, const std::string& source,
+                                    const IncludeRules& rules) {
   std::vector<Finding> findings;
   const auto refuse = [&](int line, const std::string& text, const std::string& why) {
     findings.push_back({file_name + ":" + std::to_string(line) + ": " + trimmed(text), why});
@@ -218,9 +222,9 @@ std::vector<Finding> check_includes(const std::string& file_name, const std::str
     std::smatch m;
     if (std::regex_search(line.text, incbin))
       refuse(line.number, line.text, "an assembler .incbin reads a file into the program: a lab's file reads no file");
-    for (auto it = std::sregex_iterator(line.text.begin(), line.text.end(), has_include); it != std::sregex_iterator(); ++it)
-      if (const std::string why = include_refusal((*it)[3], rules); !why.empty())
-        refuse(line.number, line.text, why);
+    for (auto it = std::sregex_iterator(line.text.begin(), line.text.end(), has_include); it != std::sregex_iterator();
+         ++it)
+      if (const std::string why = include_refusal((*it)[3], rules); !why.empty()) refuse(line.number, line.text, why);
     if (!std::regex_match(line.text, m, directive)) continue;
     const std::string operand = trimmed(m[3]);
     if (m[2] == "embed") {

@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <array>
-#include <initializer_list>
-#include <iomanip>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <iomanip>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -111,7 +111,9 @@ std::string hex(long address) {
 
 std::string store_to_load_without_wait(std::string_view sass) {
   const std::vector<Instruction> code = instructions_of(sass);
-  const auto is_store = [](const Instruction& i) { return starts_with_any(i.opcode, {"UBLKCP.G.S", "UTMASTG", "UBLKRED"}); };
+  const auto is_store = [](const Instruction& i) {
+    return starts_with_any(i.opcode, {"UBLKCP.G.S", "UTMASTG", "UBLKRED"});
+  };
   const auto is_load = [](const Instruction& i) { return starts_with_any(i.opcode, {"UBLKCP.S.G", "UTMALDG"}); };
   const auto is_wait = [](const Instruction& i) { return starts_with_any(i.opcode, {"DEPBAR"}); };
   std::map<long, std::size_t> index_of;
@@ -132,7 +134,8 @@ std::string store_to_load_without_wait(std::string_view sass) {
       static const std::regex target(R"(0x([0-9a-fA-F]+)\s*$)");
       std::smatch m;
       if (std::regex_search(i.operands, m, target))
-        if (const auto found = index_of.find(std::stol(m[1], nullptr, 16)); found != index_of.end()) next.push_back(found->second);
+        if (const auto found = index_of.find(std::stol(m[1], nullptr, 16)); found != index_of.end())
+          next.push_back(found->second);
     }
     if (!((branch || ends) && always) && k + 1 < code.size()) next.push_back(k + 1);
     return next;
@@ -148,8 +151,9 @@ std::string store_to_load_without_wait(std::string_view sass) {
       seen[k] = true;
       if (is_wait(code[k])) continue;
       if (is_load(code[k]))
-        return "the bulk store at " + hex(code[start].address) + " (" + code[start].opcode + ") reaches the bulk load at " +
-               hex(code[k].address) + " (" + code[k].opcode + ") with no wait for the stores between them";
+        return "the bulk store at " + hex(code[start].address) + " (" + code[start].opcode +
+               ") reaches the bulk load at " + hex(code[k].address) + " (" + code[k].opcode +
+               ") with no wait for the stores between them";
       for (std::size_t next : successors(k)) frontier.push_back(next);
     }
   }
@@ -193,8 +197,8 @@ const std::map<std::string, std::string>& this_programs_sass() {
       outputs += output.substr(0, 300);
     }
     if (found.empty())
-      throw std::runtime_error("cuobjdump (" + std::string(WORKBOOK_CUOBJDUMP) + ", from the CUDA toolkit) found no kernel in the grader's files: " +
-                               outputs);
+      throw std::runtime_error("cuobjdump (" + std::string(WORKBOOK_CUOBJDUMP) +
+                               ", from the CUDA toolkit) found no kernel in the grader's files: " + outputs);
     return found;
   }();
   return kernels;
@@ -234,7 +238,8 @@ std::string dump_disagrees(const std::string& file) {
   if (!std::filesystem::exists(file + ".sass")) return "the build wrote no " + file + ".sass";
   const std::map<std::string, std::string> dumped = sass_by_kernel(text_of(file + ".sass"));
   // A file may have no kernel (a starter whose kernels are templates nobody instantiates yet).
-  if (dumped.empty() && !sass_by_kernel(cuobjdump({"-sass", file})).empty()) return file + ".sass holds none of its kernels";
+  if (dumped.empty() && !sass_by_kernel(cuobjdump({"-sass", file})).empty())
+    return file + ".sass holds none of its kernels";
   for (const auto& [name, sass] : dumped) {
     const std::map<std::string, std::string> alone = sass_by_kernel(cuobjdump({"-sass", "-fun", name, file}));
     const auto found = alone.find(name);
@@ -265,7 +270,8 @@ std::string sass_of(const std::string& kernel_name) {
 
 std::string demangled(const std::string& mangled) {
   int status = 0;
-  std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+                                              std::free);
   return status == 0 && name ? std::string(name.get()) : mangled;
 }
 

@@ -20,7 +20,8 @@ __device__ inline std::int32_t element_of(std::uint64_t key, std::size_t i, cons
 
 template <typename T>
 __global__ void fill_random_kernel(T* data, std::size_t count, std::uint64_t key) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
     data[i] = element_of(key, i, data);
 }
 
@@ -28,7 +29,8 @@ __global__ void fill_random_kernel(T* data, std::size_t count, std::uint64_t key
 template <typename T>
 __global__ void count_changed_kernel(const T* data, std::size_t count, std::uint64_t key, DeviceMismatches* result) {
   static_assert(sizeof(T) == sizeof(std::uint32_t));
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     const T want = element_of(key, i, data);
     if (*reinterpret_cast<const std::uint32_t*>(&data[i]) != *reinterpret_cast<const std::uint32_t*>(&want))
       note_mismatch(result, i);
@@ -38,17 +40,20 @@ __global__ void count_changed_kernel(const T* data, std::size_t count, std::uint
 // Bits again: the elements of `data` that differ from `original`.
 __global__ void count_differing_kernel(const std::uint32_t* data, const std::uint32_t* original, std::size_t count,
                                        DeviceMismatches* result) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
     if (data[i] != original[i]) note_mismatch(result, i);
 }
 
 // 16 bytes a thread where both ends and the length allow it, else a byte a thread.
 __global__ void copy_vectors_kernel(uint4* to, const uint4* from, std::size_t count) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
     to[i] = from[i];
 }
 __global__ void copy_bytes_kernel(unsigned char* to, const unsigned char* from, std::size_t count) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
     to[i] = from[i];
 }
 
@@ -73,8 +78,8 @@ void copy_with_a_kernel(void* to, const void* from, std::size_t bytes, cudaStrea
   if (bytes == 0) return;
   constexpr std::uintptr_t kVector = sizeof(uint4);
   if ((reinterpret_cast<std::uintptr_t>(to) | reinterpret_cast<std::uintptr_t>(from) | bytes) % kVector == 0)
-    copy_vectors_kernel<<<check_grid(bytes / kVector), kCheckThreads, 0, stream>>>(static_cast<uint4*>(to),
-                                                                                  static_cast<const uint4*>(from), bytes / kVector);
+    copy_vectors_kernel<<<check_grid(bytes / kVector), kCheckThreads, 0, stream>>>(
+        static_cast<uint4*>(to), static_cast<const uint4*>(from), bytes / kVector);
   else
     copy_bytes_kernel<<<check_grid(bytes), kCheckThreads, 0, stream>>>(static_cast<unsigned char*>(to),
                                                                        static_cast<const unsigned char*>(from), bytes);
@@ -180,12 +185,14 @@ void Arrays::Named::count_changed(DeviceMismatches* result, cudaStream_t stream)
   if (given_copy) {
     if (array->size() == 0) return;
     count_differing_kernel<<<check_grid(array->size()), kCheckThreads, 0, stream>>>(
-        reinterpret_cast<const std::uint32_t*>(array->data()), reinterpret_cast<const std::uint32_t*>(given_copy->data()),
-        array->size(), result);
+        reinterpret_cast<const std::uint32_t*>(array->data()),
+        reinterpret_cast<const std::uint32_t*>(given_copy->data()), array->size(), result);
     CUDA_CHECK(cudaGetLastError());
     return;
   }
-  if (ints) count_changed_from_random(reinterpret_cast<const std::int32_t*>(array->data()), array->size(), seed, result, stream);
+  if (ints)
+    count_changed_from_random(reinterpret_cast<const std::int32_t*>(array->data()), array->size(), seed, result,
+                              stream);
   else count_changed_from_random(array->data(), array->size(), seed, result, stream);
 }
 
@@ -251,8 +258,10 @@ Arrays::~Arrays() {
 }
 
 Arrays::Named& Arrays::add_input(const std::string& name, std::size_t count, std::size_t offset, bool ints) {
-  Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), session().next_seed(), ints});
-  given_by_address()[added.array->data()] = {name, reinterpret_cast<std::uint64_t>(added.array->data()), added.array->bytes()};
+  Named& added = inputs_.emplace_back(
+      Named{name, std::make_unique<DeviceArray<float>>(count, offset), session().next_seed(), ints});
+  given_by_address()[added.array->data()] = {name, reinterpret_cast<std::uint64_t>(added.array->data()),
+                                             added.array->bytes()};
   added.fill(session().stream);
   CUDA_CHECK(cudaStreamSynchronize(session().stream));
   return added;
@@ -283,7 +292,8 @@ std::int32_t* Arrays::output_ints(const std::string& name, std::size_t count, st
 }
 
 float* Arrays::input_values(const std::string& name, const std::vector<float>& values, std::size_t offset) {
-  Named& added = inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(values.size(), offset), 0, false});
+  Named& added =
+      inputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(values.size(), offset), 0, false});
   added.given = values;
   added.given_copy = std::make_unique<DeviceArray<float>>(values.size());
   if (!values.empty()) added.given_copy->upload(values);
@@ -328,7 +338,8 @@ std::vector<std::int32_t> Arrays::download(const std::int32_t* output) const {
 
 std::uint64_t Arrays::seed_of(const void* input) const {
   const Named& named = find(input);
-  if (named.given_copy) throw std::invalid_argument("Arrays: " + named.name + " holds given values, not a generator's stream");
+  if (named.given_copy)
+    throw std::invalid_argument("Arrays: " + named.name + " holds given values, not a generator's stream");
   return named.seed;
 }
 
@@ -358,8 +369,8 @@ std::string Arrays::changed_inputs(cudaStream_t stream) const {
     named.count_changed(check.slot(0), stream);
     const DeviceMismatches found = check.download().front();
     if (found.count > 0)
-      return "the kernel changed its input " + named.name + " (" + std::to_string(found.count) + " elements, the first at [" +
-             std::to_string(found.first) + "]): inputs are read-only";
+      return "the kernel changed its input " + named.name + " (" + std::to_string(found.count) +
+             " elements, the first at [" + std::to_string(found.first) + "]): inputs are read-only";
   }
   return "";
 }

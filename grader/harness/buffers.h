@@ -163,7 +163,7 @@ class Arrays {
   // of lab 06's ints reads it through IntStream.
   std::uint64_t seed_of(const void* input) const;
 
-  void redraw_inputs(cudaStream_t stream);  // fresh seeds, filled on the device
+  void redraw_inputs(cudaStream_t stream);   // fresh seeds, filled on the device
   void poison_outputs(cudaStream_t stream);  // and the workspaces
   // The scratch: what the baseline and the reference wrote there last is no answer a kernel could
   // copy (docs/integrity.md, the device-memory residue).
@@ -177,11 +177,11 @@ class Arrays {
   struct Named {
     std::string name;
     std::unique_ptr<DeviceArray<float>> array;  // 4-byte elements: floats, or ints when `ints`
-    std::uint64_t seed = 0;  // inputs: the stream of the generator it holds
+    std::uint64_t seed = 0;                     // inputs: the stream of the generator it holds
     bool ints = false;
-    std::vector<float> given;                   // an input_values() input: what it holds (no stream)
+    std::vector<float> given;                        // an input_values() input: what it holds (no stream)
     std::unique_ptr<DeviceArray<float>> given_copy;  // and a copy the kernel cannot reach, to compare
-    void fill(cudaStream_t stream);  // an input: draw its stream `seed` into it
+    void fill(cudaStream_t stream);                  // an input: draw its stream `seed` into it
     void count_changed(DeviceMismatches* result, cudaStream_t stream) const;
   };
   Named& add_input(const std::string& name, std::size_t count, std::size_t offset, bool ints);

@@ -14,7 +14,8 @@ Comparison compare_any(std::span<const float> got, std::span<const Want> want, T
     result.mismatches = want.size() > got.size() ? want.size() - got.size() : got.size() - want.size();
     return result;
   }
-  return compare_with(got, [&](std::size_t i) { return static_cast<double>(want[i]); }, tolerance);
+  return compare_with(
+      got, [&](std::size_t i) { return static_cast<double>(want[i]); }, tolerance);
 }
 
 }  // namespace
@@ -31,8 +32,8 @@ std::string Comparison::describe(const Tolerance& tolerance) const {
   if (ok()) return "";
   std::ostringstream text;
   text.precision(9);
-  text << mismatches << " of " << checked << " elements differ (allowed |got - want| <= "
-       << tolerance.absolute << " + " << tolerance.relative << " * |want|)";
+  text << mismatches << " of " << checked << " elements differ (allowed |got - want| <= " << tolerance.absolute << " + "
+       << tolerance.relative << " * |want|)";
   if (first_mismatches.empty()) {
     text << ": the output has the wrong length";
     return text.str();

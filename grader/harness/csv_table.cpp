@@ -16,8 +16,8 @@ CsvTable::CsvTable(const std::string& path, std::vector<std::string> columns)
 
 void CsvTable::row(std::initializer_list<Cell> cells) {
   if (cells.size() != columns_.size())
-    throw std::logic_error("a row of " + std::to_string(cells.size()) + " values for " + std::to_string(columns_.size()) +
-                           " columns in " + path_);
+    throw std::logic_error("a row of " + std::to_string(cells.size()) + " values for " +
+                           std::to_string(columns_.size()) + " columns in " + path_);
   const char* separator = "";
   for (const Cell& cell : cells) {
     file_ << separator << csv_field(cell.text);

@@ -20,8 +20,7 @@ class CsvTable {
     Cell(const std::string& s) : text(s) {}  // NOLINT: implicit, so that a row reads like a list
     Cell(const char* s) : text(s) {}         // NOLINT
     template <typename Number>
-      requires std::is_arithmetic_v<Number>
-    Cell(Number value) {  // NOLINT
+    requires std::is_arithmetic_v<Number> Cell(Number value) {  // NOLINT
       std::ostringstream out;
       out << value;
       text = out.str();

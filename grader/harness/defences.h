@@ -15,23 +15,24 @@
 namespace workbook {
 
 enum class Defence {
-  kRememberedWork,    // fresh inputs and poisoned outputs before every timed run, every run's output checked
-  kCeiling,           // no measurement faster than the same-run reference or the device's measured peaks
-  kPrecision,         // FP32 results within an FP32 tolerance, not a bound loose enough for TF32 or BF16
-  kGuard,             // nothing written just before or just after an output
-  kInputChanged,      // inputs come back unchanged
-  kBlockOrder,        // blocks that wait for other blocks do not count on blocks starting in blockIdx order
-  kStageReuse,        // shared memory that a copy-engine store reads is not loaded into before the store has read it
-  kWorkLaunches,      // a bar's occupancy is that of the launches that take the call's time, not the register-heaviest's
-  kSecretInputs,      // inputs drawn from a key nothing of the student's can read (off: from --seed, so that a proof's inputs repeat)
-  kFreshModule,       // the student's module as it was loaded (its __device__ globals) at the start of every call
-  kCallsAlike,        // every timed call flushed, prepared and timed launch by launch alike, so none can be told apart
+  kRememberedWork,  // fresh inputs and poisoned outputs before every timed run, every run's output checked
+  kCeiling,         // no measurement faster than the same-run reference or the device's measured peaks
+  kPrecision,       // FP32 results within an FP32 tolerance, not a bound loose enough for TF32 or BF16
+  kGuard,           // nothing written just before or just after an output
+  kInputChanged,    // inputs come back unchanged
+  kBlockOrder,      // blocks that wait for other blocks do not count on blocks starting in blockIdx order
+  kStageReuse,      // shared memory that a copy-engine store reads is not loaded into before the store has read it
+  kWorkLaunches,    // a bar's occupancy is that of the launches that take the call's time, not the register-heaviest's
+  kSecretInputs,    // inputs drawn from a key nothing of the student's can read (off: from --seed, so that a proof's
+                    // inputs repeat)
+  kFreshModule,     // the student's module as it was loaded (its __device__ globals) at the start of every call
+  kCallsAlike,      // every timed call flushed, prepared and timed launch by launch alike, so none can be told apart
 };
 
 inline constexpr std::array<Defence, 11> kAllDefences = {
-    Defence::kRememberedWork, Defence::kCeiling,      Defence::kPrecision,    Defence::kGuard,
-    Defence::kInputChanged,   Defence::kBlockOrder,   Defence::kStageReuse,   Defence::kWorkLaunches,
-    Defence::kSecretInputs,   Defence::kFreshModule,  Defence::kCallsAlike};
+    Defence::kRememberedWork, Defence::kCeiling,     Defence::kPrecision,  Defence::kGuard,
+    Defence::kInputChanged,   Defence::kBlockOrder,  Defence::kStageReuse, Defence::kWorkLaunches,
+    Defence::kSecretInputs,   Defence::kFreshModule, Defence::kCallsAlike};
 
 constexpr std::string_view name_of(Defence defence) {
   switch (defence) {

@@ -38,16 +38,20 @@ const Nvml& nvml() {
       return n;
     }
     n.init = reinterpret_cast<int (*)()>(::dlsym(library, "nvmlInit_v2"));
-    n.device_by_bus_id = reinterpret_cast<int (*)(const char*, NvmlDevice*)>(::dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
-    n.compute_processes =
-        reinterpret_cast<int (*)(NvmlDevice, unsigned int*, NvmlProcess*)>(::dlsym(library, "nvmlDeviceGetComputeRunningProcesses"));
+    n.device_by_bus_id =
+        reinterpret_cast<int (*)(const char*, NvmlDevice*)>(::dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
+    n.compute_processes = reinterpret_cast<int (*)(NvmlDevice, unsigned int*, NvmlProcess*)>(
+        ::dlsym(library, "nvmlDeviceGetComputeRunningProcesses"));
     int device = 0;
     char bus_id[32] = {};
-    if (n.init == nullptr || n.device_by_bus_id == nullptr || n.compute_processes == nullptr) n.unknown = "this NVML lacks a function it needs";
+    if (n.init == nullptr || n.device_by_bus_id == nullptr || n.compute_processes == nullptr)
+      n.unknown = "this NVML lacks a function it needs";
     else if (n.init() != 0) n.unknown = "NVML did not start";
-    else if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess)
+    else if (cudaGetDevice(&device) != cudaSuccess ||
+             cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess)
       n.unknown = "the GPU's PCI bus id is unknown";
-    else if (n.device_by_bus_id(bus_id, &n.device) != 0) n.unknown = std::string("NVML does not know the GPU at ") + bus_id;
+    else if (n.device_by_bus_id(bus_id, &n.device) != 0)
+      n.unknown = std::string("NVML does not know the GPU at ") + bus_id;
     return n;
   }();
   return loaded;
@@ -97,7 +101,8 @@ GpuNeighbours gpu_neighbours() {
   const unsigned int self = static_cast<unsigned int>(::getpid());
   for (unsigned int k = 0; k < count && k < 256; ++k) {
     if (processes[k].pid == self) continue;
-    (descends_from_this_process(processes[k].pid) ? found.of_this_grading : found.others).push_back(name_of(processes[k].pid));
+    (descends_from_this_process(processes[k].pid) ? found.of_this_grading : found.others)
+        .push_back(name_of(processes[k].pid));
   }
   return found;
 }
@@ -110,15 +115,18 @@ void check_gpu_not_shared() {
     return text;
   };
   if (!neighbours.of_this_grading.empty())
-    throw std::runtime_error("a process your file's host code started holds a context on the GPU while the step would be "
-                             "timed (" + listed(neighbours.of_this_grading) + "): a launcher starts no process that uses the GPU");
+    throw std::runtime_error(
+        "a process your file's host code started holds a context on the GPU while the step would be "
+        "timed (" +
+        listed(neighbours.of_this_grading) + "): a launcher starts no process that uses the GPU");
   // Someone else's: no fault of the student's, but no fair time either (docs/timing.md, "A GPU shared
   // with another process"), so no verdict: the step fails saying why, and passes when graded again
   // on an idle GPU.
   if (!neighbours.others.empty())
-    throw std::runtime_error("not timed: other processes hold a context on this GPU (" + listed(neighbours.others) +
-                             "), and their kernels would take time slices from the step's. Grade again when nothing else "
-                             "runs there (nvidia-smi lists what does)");
+    throw std::runtime_error(
+        "not timed: other processes hold a context on this GPU (" + listed(neighbours.others) +
+        "), and their kernels would take time slices from the step's. Grade again when nothing else "
+        "runs there (nvidia-smi lists what does)");
 }
 
 }  // namespace workbook

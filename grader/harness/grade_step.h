@@ -29,8 +29,8 @@
 #include "judged_code.h"
 #include "lab.h"
 #include "peaks.h"
-#include "rows.h"
 #include "resources.h"
+#include "rows.h"
 #include "session.h"
 #include "stats.h"
 #include "timing.h"
@@ -61,9 +61,10 @@ struct Measurement {
   // The call's launches, each with its resources and its GPU time alone (one call timed launch by
   // launch after the timed calls): a bar's occupancy is that of those that take its time.
   std::vector<LaunchShare> launches;
-  std::optional<KernelResources> resources;  // of the launch that took the most time; none: nothing went through workbook::launch
-  double occupancy = 0;                      // of the launches that do the work (weigh_launches()), in [0, 1]
-  std::string failure;                       // what a defence found, tagged; "" when nothing
+  std::optional<KernelResources>
+      resources;         // of the launch that took the most time; none: nothing went through workbook::launch
+  double occupancy = 0;  // of the launches that do the work (weigh_launches()), in [0, 1]
+  std::string failure;   // what a defence found, tagged; "" when nothing
 
   double speedup() const { return baseline_ms / candidate_ms; }
   double percent_of_reference() const { return 100.0 * reference_ms / candidate_ms; }
@@ -98,7 +99,8 @@ std::string with_cuda_advice(const std::string& reason, const std::string& step_
 inline void log_phase_seconds(const char* step_id, const std::string& phase,
                               std::chrono::steady_clock::time_point began) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  std::cout << "[workbook] " << step_id << ": " << phase << ": " << std::fixed << std::setprecision(2) << seconds << " s\n"
+  std::cout << "[workbook] " << step_id << ": " << phase << ": " << std::fixed << std::setprecision(2) << seconds
+            << " s\n"
             << std::defaultfloat;
 }
 
@@ -160,7 +162,8 @@ std::string share_of_limits(const Measurement& m);
 // Each launch's share of a call: its resources, and its median time over the calls from
 // `first_call` on.
 inline std::vector<LaunchShare> launch_shares(const std::vector<LaunchRecord>& launches,
-                                              const std::vector<std::vector<double>>& launch_ms, std::size_t first_call) {
+                                              const std::vector<std::vector<double>>& launch_ms,
+                                              std::size_t first_call) {
   std::vector<LaunchShare> shares;
   for (std::size_t i = 0; i < launches.size(); ++i) {
     std::vector<double> each;
@@ -193,27 +196,32 @@ std::vector<Timing> time_with_baseline_and_reference(const TimedWork& candidate,
   std::vector<Timing> timings = time_interleaved(works, stream, timed.timing);
   if (baseline_timed_before) {
     timings.insert(timings.begin(), earlier->second);
-    std::cout << "[workbook] the baseline (" << timed.baseline_key << ") as this process timed it at an earlier step: "
-              << std::setprecision(4) << earlier->second.median_ms << " ms\n";
+    std::cout << "[workbook] the baseline (" << timed.baseline_key
+              << ") as this process timed it at an earlier step: " << std::setprecision(4) << earlier->second.median_ms
+              << " ms\n";
   } else if (!timed.baseline_key.empty()) {
     known.emplace(timed.baseline_key, timings.front());
   }
-  std::cout << std::setprecision(4) << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms << " (" << timings[0].calls
-            << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " (" << timings[1].calls << ", "
-            << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms << " (" << timings[2].calls << ", "
-            << timings[2].runs << ")\n";
+  std::cout << std::setprecision(4) << "[workbook] median ms (calls, timed samples): baseline " << timings[0].median_ms
+            << " (" << timings[0].calls << ", " << timings[0].runs << "), candidate " << timings[1].median_ms << " ("
+            << timings[1].calls << ", " << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms
+            << " (" << timings[2].calls << ", " << timings[2].runs << ")\n";
   // Where the timed part of the step's seconds went, work by work: a slow baseline is most of a
   // step (lab 04's naive SGEMM, 8 calls of about 0.3 s at 4096^3), which a student waiting for one
   // step's verdict sees here. Each work's calls, warm-up included, at its median.
   std::ostringstream spent;
   spent << std::fixed << std::setprecision(2) << "[workbook] the timed calls, about (median x calls): baseline "
-        << (baseline_timed_before ? 0.0 : timings[0].median_ms * timings[0].calls / 1000) << " s, candidate " << timings[1].median_ms * timings[1].calls / 1000
-        << " s, " << reference.name << ' ' << timings[2].median_ms * timings[2].calls / 1000 << " s\n";
+        << (baseline_timed_before ? 0.0 : timings[0].median_ms * timings[0].calls / 1000) << " s, candidate "
+        << timings[1].median_ms * timings[1].calls / 1000 << " s, " << reference.name << ' '
+        << timings[2].median_ms * timings[2].calls / 1000 << " s\n";
   std::cout << spent.str();
   // A gate that gave up timed some host time too (timing.h): rare, and worth a line in the log.
   for (std::size_t w = baseline_timed_before ? 1 : 0; w < timings.size(); ++w)
     if (timings[w].waits > 0)
-      std::cout << "[workbook] " << timings[w].waits << " timed calls of the " << (w == 0 ? "baseline" : w == 1 ? "candidate" : reference.name)
+      std::cout << "[workbook] " << timings[w].waits << " timed calls of the "
+                << (w == 0   ? "baseline"
+                    : w == 1 ? "candidate"
+                             : reference.name)
                 << " kept the host 50 ms or more before their work was queued: their times include it\n";
   return timings;
 }
@@ -231,10 +239,10 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
 
   // The candidate's calls: each records its launches (the step's kernel, for its resources) and times
   // each of them alone (an event between each two launches, the call's own before the first and after
-  // the last: what the call's time is spent on, [work-launches]); before each, fresh inputs and poisoned outputs; after each, its output and its
-  // inputs checked on the device. Every call alike, warm-up included: no call is timed, flushed or
-  // prepared differently from another, so no kernel can tell the one whose launches set the
-  // occupancy from the ones that set the time.
+  // the last: what the call's time is spent on, [work-launches]); before each, fresh inputs and poisoned outputs; after
+  // each, its output and its inputs checked on the device. Every call alike, warm-up included: no call is timed,
+  // flushed or prepared differently from another, so no kernel can tell the one whose launches set the occupancy from
+  // the ones that set the time.
   const bool fresh = defence_enabled(Defence::kRememberedWork);
   // Off only in a proof: then one more call, after the timed ones and with no flush, is the one
   // timed launch by launch, as the grader once did, so that a kernel can tell it from the others.
@@ -283,7 +291,8 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.reference_ms = timings[2].median_ms;
   // Each launch's share: its median over the timed calls (the warm-up's left out, as for the call's
   // time). Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  weigh_launches(launch_shares(launches, launch_ms, calls_alike ? static_cast<std::size_t>(timed.timing.warmup_runs) : 0), m);
+  weigh_launches(
+      launch_shares(launches, launch_ms, calls_alike ? static_cast<std::size_t>(timed.timing.warmup_runs) : 0), m);
   const int last_call = fresh ? timings[1].calls - (calls_alike ? 1 : 0) : 0;
   std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
   if (!guards.empty()) guards = tagged(Defence::kGuard, guards);
@@ -291,8 +300,9 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
       first_failed_call(output_checks.download(), input_checks.download(), last_call + 1, fresh),
       guards,
       machine_code_violation(blocks_wait_for_others, launches),
-      m.resources ? "" : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
-                         "the grader can see its registers, shared memory and occupancy",
+      m.resources ? ""
+                  : "the launcher made no launch through workbook::launch(): launch every kernel with it, so that "
+                    "the grader can see its registers, shared memory and occupancy",
       defence_enabled(Defence::kCeiling) ? above_ceiling(m) : "",
   });
   if (const std::string shares = share_of_limits(m); !shares.empty()) std::cout << "[workbook] " << shares << '\n';
@@ -322,7 +332,8 @@ std::string requirement_failure(const typename Lab::Step& step, const Requiremen
   why << std::fixed << std::setprecision(2);
   const std::string at = Lab::describe(step, requirement.at);
   if (m.speedup() < requirement.min_speedup)
-    why << "speedup " << m.speedup() << "x over the baseline at " << at << ", the bar is " << requirement.min_speedup << "x";
+    why << "speedup " << m.speedup() << "x over the baseline at " << at << ", the bar is " << requirement.min_speedup
+        << "x";
   else if (m.percent_of_reference() < requirement.min_percent_of_reference)
     why << m.percent_of_reference() << "% of " << m.reference.name << " at " << at << ", the bar is "
         << requirement.min_percent_of_reference << "%";
@@ -364,14 +375,17 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     Clock::time_point began = Clock::now(), made{}, called{}, checked{}, audited{};
     ~CaseClock() {
       const auto seconds = [](Clock::time_point from, Clock::time_point to) {
-        return to == Clock::time_point{} || from == Clock::time_point{} ? 0.0 : std::chrono::duration<double>(to - from).count();
+        return to == Clock::time_point{} || from == Clock::time_point{}
+                   ? 0.0
+                   : std::chrono::duration<double>(to - from).count();
       };
       const Clock::time_point ended = Clock::now();
       if (seconds(began, ended) < 0.05) return;
       std::cout << "[workbook] " << step_id << ": case " << where << ": " << std::fixed << std::setprecision(2)
                 << seconds(began, ended) << " s (arrays " << seconds(began, made) << ", call " << seconds(made, called)
-                << ", output check " << seconds(called, checked) << ", guards, inputs and launches " << seconds(checked, audited)
-                << ", arrays freed " << seconds(audited, ended) << ")\n" << std::defaultfloat;
+                << ", output check " << seconds(called, checked) << ", guards, inputs and launches "
+                << seconds(checked, audited) << ", arrays freed " << seconds(audited, ended) << ")\n"
+                << std::defaultfloat;
     }
   } clock{step.id, ""};
   const std::unique_ptr<Case<typename Lab::Problem>> c = Lab::make_case(spec);
@@ -389,10 +403,12 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     clock.checked = CaseClock::Clock::now();
     if (!why.empty()) {
       // Judged, a launcher whose plan launched nothing left the output as the grader poisoned it.
-      if (const JudgedCode* judged = session().judged; judged != nullptr && step.launcher != nullptr && judged->last_call_launched_nothing())
-        why += " (the launcher launched no kernel through workbook::launch: a kernel launched any other way, "
-               "<<<...>>> included, never runs where the grader checks it. Launch every kernel with "
-               "workbook::launch(kernel, grid, block, dynamic_shared_bytes, stream, args...) on the given stream)";
+      if (const JudgedCode* judged = session().judged;
+          judged != nullptr && step.launcher != nullptr && judged->last_call_launched_nothing())
+        why +=
+            " (the launcher launched no kernel through workbook::launch: a kernel launched any other way, "
+            "<<<...>>> included, never runs where the grader checks it. Launch every kernel with "
+            "workbook::launch(kernel, grid, block, dynamic_shared_bytes, stream, args...) on the given stream)";
       return where + why;
     }
   } catch (const CudaError& error) {  // which call it was: the correctness case, at its shape
@@ -402,7 +418,8 @@ std::string check_case(const typename Lab::Step& step, const typename Lab::CaseS
     return where + tagged(Defence::kGuard, why);
   if (std::string why = c->arrays.changed_inputs(stream); !why.empty() && defence_enabled(Defence::kInputChanged))
     return where + tagged(Defence::kInputChanged, why);
-  if (std::string why = machine_code_violation(step.blocks_wait_for_others, recorded_launches()); !why.empty()) return where + why;
+  if (std::string why = machine_code_violation(step.blocks_wait_for_others, recorded_launches()); !why.empty())
+    return where + why;
   if (reports != nullptr && c->report) reports->emplace_back(c->where, c->report());
   clock.audited = CaseClock::Clock::now();
   return "";
@@ -472,7 +489,8 @@ std::string not_applicable_reason(const Step& step) {
   if (step.min_compute_capability <= have) return "";
   std::ostringstream why;
   why << "needs compute capability " << step.min_compute_capability / 10 << '.' << step.min_compute_capability % 10
-      << " or newer; this GPU is graded as " << have / 10 << '.' << have % 10 << ": not applicable here, neither passed nor failed";
+      << " or newer; this GPU is graded as " << have / 10 << '.' << have % 10
+      << ": not applicable here, neither passed nor failed";
   return why.str();
 }
 
@@ -570,8 +588,8 @@ void grade_step(const char* id) {
     ~KeyNamedAfterwards() {
       if (session().disabled.contains(Defence::kSecretInputs)) return;
       std::cout << "[workbook] " << step_id << ": its inputs were drawn from the key " << session().data_key
-                << " (./workbook grade " << step_id << " --seed " << session().seed << " --data-key " << session().data_key
-                << " draws them again)\n";
+                << " (./workbook grade " << step_id << " --seed " << session().seed << " --data-key "
+                << session().data_key << " draws them again)\n";
     }
   } key_named_afterwards{step.id};
 
@@ -636,8 +654,8 @@ void list_steps() {
   for (const auto& step : Lab::steps()) {
     std::cout << step.id << '\t' << step.title << '\t' << describe_bar<Lab>(step);
     if (step.min_compute_capability > 0)
-      std::cout << " [compute capability " << step.min_compute_capability / 10 << '.' << step.min_compute_capability % 10
-                << " and newer]";
+      std::cout << " [compute capability " << step.min_compute_capability / 10 << '.'
+                << step.min_compute_capability % 10 << " and newer]";
     // An experiment's idea buys too little on this hardware for a bar on both sides (lab.h).
     if (step.experiment != nullptr) std::cout << " [an experiment: a floor]";
     std::cout << '\n';

@@ -37,8 +37,8 @@ constexpr const char* mode_name(Mode mode) {
   }
   return "?";
 }
-constexpr std::array kAllModes = {Mode::kGrade,       Mode::kBench,          Mode::kCalibrate,     Mode::kProfile,
-                                  Mode::kGpuCheck,    Mode::kDescribe,       Mode::kListSteps,      Mode::kDrawnSizes,
+constexpr std::array kAllModes = {Mode::kGrade,         Mode::kBench,        Mode::kCalibrate,   Mode::kProfile,
+                                  Mode::kGpuCheck,      Mode::kDescribe,     Mode::kListSteps,   Mode::kDrawnSizes,
                                   Mode::kProfileReport, Mode::kBenchColumns, Mode::kDoctestQuery};
 
 // `text` as a whole int, all of it; nothing when it is not one ("", "7x", "99999999999").
@@ -67,12 +67,12 @@ std::uint64_t whole_number(const std::string& flag, const std::string& text) {
 }
 
 struct Flag {
-  const char* name;        // "--seed"
-  const char* value_name;  // "N" for --seed=N; nullptr for a switch
+  const char* name;          // "--seed"
+  const char* value_name;    // "N" for --seed=N; nullptr for a switch
   std::optional<Mode> mode;  // a mode flag's mode; other flags leave the mode alone
   unsigned taken_by;         // the modes that take it (a mode flag: its own)
   void (*apply)(Options& o, const std::string& value);
-  const char* help;          // its lines of --help, after the name
+  const char* help;  // its lines of --help, after the name
 };
 
 const std::array kFlags = {
@@ -203,11 +203,39 @@ const std::array kFlags = {
 // The doctest options the grader passes on; anything else that starts with '-' is a mistake that
 // doctest would silently ignore, so it is refused.
 bool doctest_option(const char* a) {
-  for (const char* option : {"--test-case=", "-tc=", "--test-case-exclude=", "-tce=", "--test-suite=", "-ts=",
-                             "--test-suite-exclude=", "-tse=", "--list-test-cases", "-ltc", "--list-test-suites",
-                             "-lts", "--count", "-c", "--help", "-h", "-?", "--version", "-v", "--success", "-s",
-                             "--no-colors", "-nc", "--duration", "-d", "--reporters=", "-r=", "--out=", "-o=",
-                             "--abort-after=", "-aa=", "--no-exitcode", "-ne"}) {
+  for (const char* option : {"--test-case=",
+                             "-tc=",
+                             "--test-case-exclude=",
+                             "-tce=",
+                             "--test-suite=",
+                             "-ts=",
+                             "--test-suite-exclude=",
+                             "-tse=",
+                             "--list-test-cases",
+                             "-ltc",
+                             "--list-test-suites",
+                             "-lts",
+                             "--count",
+                             "-c",
+                             "--help",
+                             "-h",
+                             "-?",
+                             "--version",
+                             "-v",
+                             "--success",
+                             "-s",
+                             "--no-colors",
+                             "-nc",
+                             "--duration",
+                             "-d",
+                             "--reporters=",
+                             "-r=",
+                             "--out=",
+                             "-o=",
+                             "--abort-after=",
+                             "-aa=",
+                             "--no-exitcode",
+                             "-ne"}) {
     const std::size_t length = std::strlen(option);
     if (std::strncmp(a, option, length) == 0 && (option[length - 1] == '=' || a[length] == '\0' || a[length] == '='))
       return true;
@@ -219,7 +247,8 @@ bool doctest_option(const char* a) {
 bool doctest_query(const char* a) {
   for (const char* query : {"--list-test-cases", "-ltc", "--list-test-suites", "-lts", "--list-reporters", "-lr",
                             "--help", "-h", "-?", "--version", "-v", "--count", "-c"})
-    if (std::strncmp(a, query, std::strlen(query)) == 0 && (a[std::strlen(query)] == '\0' || a[std::strlen(query)] == '='))
+    if (std::strncmp(a, query, std::strlen(query)) == 0 &&
+        (a[std::strlen(query)] == '\0' || a[std::strlen(query)] == '='))
       return true;
   return false;
 }
@@ -235,7 +264,8 @@ const Flag* flag_of(const char* a, std::string& value) {
       return &flag;
     }
     if (flag.value_name != nullptr && a[length] == '\0')
-      throw std::invalid_argument(std::string(flag.name) + " takes its value after '=': " + flag.name + "=" + flag.value_name);
+      throw std::invalid_argument(std::string(flag.name) + " takes its value after '=': " + flag.name + "=" +
+                                  flag.value_name);
   }
   return nullptr;
 }
@@ -243,7 +273,8 @@ const Flag* flag_of(const char* a, std::string& value) {
 std::string modes_taking(unsigned taken_by) {
   std::string names;
   for (Mode mode : kAllModes)
-    if ((taken_by & bit(mode)) != 0 && mode != Mode::kDoctestQuery) names += (names.empty() ? "" : ", ") + std::string(mode_name(mode));
+    if ((taken_by & bit(mode)) != 0 && mode != Mode::kDoctestQuery)
+      names += (names.empty() ? "" : ", ") + std::string(mode_name(mode));
   return names;
 }
 
@@ -263,7 +294,8 @@ Options parse_options(int argc, char** argv) {
     const Flag* flag = flag_of(argv[i], ignored);
     if (flag == nullptr || !flag->mode) continue;
     if (mode_flag != nullptr && o.mode != *flag->mode)
-      throw std::invalid_argument(std::string(mode_flag) + " and " + flag->name + " ask for two things: give one of them");
+      throw std::invalid_argument(std::string(mode_flag) + " and " + flag->name +
+                                  " ask for two things: give one of them");
     mode_flag = flag->name;
     o.mode = *flag->mode;
   }
@@ -280,18 +312,21 @@ Options parse_options(int argc, char** argv) {
       const unsigned taken_by = flag->mode ? bit(*flag->mode) : flag->taken_by;
       if ((taken_by & bit(o.mode)) == 0)
         throw std::invalid_argument(std::string(flag->name) + " is not a flag of " + mode_name(o.mode) + ": " +
-                                    modes_taking(taken_by) + " take" + (std::strchr(modes_taking(taken_by).c_str(), ',') ? "" : "s") +
+                                    modes_taking(taken_by) + " take" +
+                                    (std::strchr(modes_taking(taken_by).c_str(), ',') ? "" : "s") +
                                     " it (--help lists the flags by mode)");
       flag->apply(o, value);
     } else if (a[0] == '-' && !doctest_option(a)) {
       throw std::invalid_argument(std::string("unknown flag '") + a + "' (--help lists the grader's flags)");
     } else if (a[0] == '-' && (bit(o.mode) & kGrading) == 0) {
-      throw std::invalid_argument(std::string(a) + " is doctest's, which grading runs: it is not a flag of " + mode_name(o.mode));
+      throw std::invalid_argument(std::string(a) + " is doctest's, which grading runs: it is not a flag of " +
+                                  mode_name(o.mode));
     } else {
       o.doctest_args.push_back(a);
     }
   }
-  if (o.planner.empty() != o.device_code.empty()) throw std::invalid_argument("a judge needs both --planner and --device-code");
+  if (o.planner.empty() != o.device_code.empty())
+    throw std::invalid_argument("a judge needs both --planner and --device-code");
   if (o.mode == Mode::kProfileReport && o.report.ncu_output.empty())
     throw std::invalid_argument("--profile-report needs --ncu-output=FILE, ncu's output of the step");
   return o;
@@ -302,7 +337,8 @@ std::string grader_usage() {
   // A flag's name, then its help and the modes that take it, wrapped in a column of their own.
   const auto line = [&](const Flag& flag) {
     constexpr std::size_t kColumn = 25, kWidth = 100;
-    const std::string name = std::string("  ") + flag.name + (flag.value_name ? std::string("=") + flag.value_name : "");
+    const std::string name =
+        std::string("  ") + flag.name + (flag.value_name ? std::string("=") + flag.value_name : "");
     std::string text = flag.help;
     for (char& c : text) c = c == '\n' ? ' ' : c;
     if (!flag.mode) text += " [" + modes_taking(flag.taken_by) + "]";

@@ -18,17 +18,17 @@ namespace workbook {
 // What the program was asked to do. The first six answer from what the lab registered, with no
 // GPU; the others measure on one.
 enum class Mode {
-  kDescribe,        // --describe: the lab, its topic, the file a student writes, its steps and more
-  kListSteps,       // --list-steps: each step's id, title and bar
-  kDrawnSizes,      // --drawn-sizes: the correctness sizes drawn from --seed
-  kProfileReport,   // --profile-report=ID: a step's profile table from ncu's output
-  kBenchColumns,    // --bench-columns: the benchmark CSV's columns
-  kDoctestQuery,    // doctest's own queries (--list-test-cases, --help, ...)
-  kGpuCheck,        // --gpu-check: 0 if a CUDA GPU can be used, 77 if not
-  kGrade,           // no mode flag: grade the steps (doctest's test cases) the filters select
-  kBench,           // --bench=CSV: the lab's benchmark sweep
-  kCalibrate,       // --calibrate=FILE: bars for this GPU from the solution's steps
-  kProfile,         // --profile=ID: a step's kernels once, for ncu
+  kDescribe,       // --describe: the lab, its topic, the file a student writes, its steps and more
+  kListSteps,      // --list-steps: each step's id, title and bar
+  kDrawnSizes,     // --drawn-sizes: the correctness sizes drawn from --seed
+  kProfileReport,  // --profile-report=ID: a step's profile table from ncu's output
+  kBenchColumns,   // --bench-columns: the benchmark CSV's columns
+  kDoctestQuery,   // doctest's own queries (--list-test-cases, --help, ...)
+  kGpuCheck,       // --gpu-check: 0 if a CUDA GPU can be used, 77 if not
+  kGrade,          // no mode flag: grade the steps (doctest's test cases) the filters select
+  kBench,          // --bench=CSV: the lab's benchmark sweep
+  kCalibrate,      // --calibrate=FILE: bars for this GPU from the solution's steps
+  kProfile,        // --profile=ID: a step's kernels once, for ncu
 };
 
 // --describe's lines, each a fact of the lab, tab-separated, the first word naming it: the runner's

@@ -112,7 +112,7 @@ template <typename Problem>
 struct Timed {
   Arrays arrays;  // the candidate's inputs are drawn afresh and its outputs poisoned before every call
   Problem problem{};
-  GpuWork baseline;   // the lab's naive kernel, into a scratch output
+  GpuWork baseline;  // the lab's naive kernel, into a scratch output
   // Where not empty, what the baseline is and at which shape ("naive SGEMM 4096 x 4096 x 4096"): the
   // same key is the same work, timed once in a judge process, at the first step that asks
   // (docs/timing.md, "The baseline once").

@@ -53,7 +53,8 @@ Rung<Lab> rung_of(std::size_t k) {
   rung.is_rung = is_rung<Lab>(steps[k]);
   if (!rung.is_rung) return rung;
   rung.starts_ladder = std::none_of(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(k), is_rung<Lab>);
-  if constexpr (requires { Lab::starts_ladder(steps[k]); }) rung.starts_ladder = rung.starts_ladder || Lab::starts_ladder(steps[k]);
+  if constexpr (requires { Lab::starts_ladder(steps[k]); })
+    rung.starts_ladder = rung.starts_ladder || Lab::starts_ladder(steps[k]);
   if (rung.starts_ladder || steps[k].experiment != nullptr) return rung;
   for (std::size_t earlier = k; earlier-- > 0;) {
     if (!is_rung<Lab>(steps[earlier])) continue;
@@ -117,7 +118,7 @@ void check_bars_discriminate() {
       }
       INFO((std::string(previous.id) + " measured: " + measured));
       CHECK_MESSAGE(!rejected.empty(), ("bar " + std::string(step.id) + " (" + describe_bar<Lab>(step) +
-                                           ") does not discriminate: the solution of " + previous.id + " clears it"));
+                                        ") does not discriminate: the solution of " + previous.id + " clears it"));
     }
   }
 }
@@ -146,7 +147,6 @@ Requirement<Condition> with_witness_margin(Requirement<Condition> requirement) {
   return requirement;
 }
 
-
 // Run on the reference solution only: each rung's witness is correct on every case and clears its
 // bar by kWitnessMargin. A bar that rejects the textbook form of its own idea fails students who did
 // what the handout asked. A step whose witness is its reference solution (a vendor's number) is
@@ -164,7 +164,7 @@ void check_bars_admit_witnesses() {
     }
     if (witness_of<typename Lab::Problem>(step.id).launcher == nullptr) {
       FAIL_CHECK((std::string(step.id) + " has no witness (solutions/NN_topic/proofs/witness.cu registers them): "
-                  "nothing shows that its bar admits the textbook form of its idea"));
+                                         "nothing shows that its bar admits the textbook form of its idea"));
       continue;
     }
     const typename Lab::Step witness = witness_step<Lab>(step);
@@ -180,18 +180,21 @@ void check_bars_admit_witnesses() {
         return requirement_failure<Lab>(witness, with_witness_margin(requirement), m);
       });
       INFO((std::string(step.id) + "'s witness measured " + measured));
-      CHECK_MESSAGE(short_of.empty(), ("bar " + std::string(step.id) + " (" + describe_bar<Lab>(step) +
-                                          ") does not admit the textbook form of its idea with " + fixed(100 * kWitnessMargin, 0) +
-                                          "% to spare: " + short_of +
-                                          " (the bar raised by the margin). Lower the bar, or teach what it asks beyond the idea "
-                                          "in the handout"));
+      CHECK_MESSAGE(short_of.empty(),
+                    ("bar " + std::string(step.id) + " (" + describe_bar<Lab>(step) +
+                     ") does not admit the textbook form of its idea with " + fixed(100 * kWitnessMargin, 0) +
+                     "% to spare: " + short_of +
+                     " (the bar raised by the margin). Lower the bar, or teach what it asks beyond the idea "
+                     "in the handout"));
     }
   }
 }
 
 // A reference solution that fails on this GPU, in calibration (session.h's CalibrationError).
-inline CalibrationError reference_failed(const std::string& step_id, const std::string& condition, const std::string& failure) {
-  return CalibrationError("the reference solution of " + step_id + " fails at " + condition + " on this GPU: " + failure +
+inline CalibrationError reference_failed(const std::string& step_id, const std::string& condition,
+                                         const std::string& failure) {
+  return CalibrationError("the reference solution of " + step_id + " fails at " + condition +
+                          " on this GPU: " + failure +
                           ". That is an error of the workbook, not of the bars: no profile was written. Report it "
                           "with results/calibrate.log");
 }
@@ -223,6 +226,36 @@ inline double bar_between(double witness, double solution, double rejected, bool
   if (lowest > highest) return highest;
   *rejects = true;
   return std::sqrt(lowest * highest);
+}
+
+// What a rung's bar must reject at one of its conditions: the solutions of the rungs before it, or,
+// on a ladder's first rung, the baseline (1x; its % of the reference is in every measurement:
+// percent over speedup). The fastest of them in each measure, and their numbers for the profile's
+// comment.
+struct Rejected {
+  double speedup = NAN, percent = NAN;
+  std::string text;
+  bool by_own_condition = false;  // a lab's own condition (04.11's occupancy) rejects one whatever its speed
+};
+template <typename Lab>
+Rejected fastest_rejected(const Rung<Lab>& rung, const Measurement& own, const typename Lab::Condition& at) {
+  Rejected rejected;
+  if (rung.starts_ladder) {
+    rejected.speedup = 1.0;
+    rejected.percent = own.percent_of_reference() / own.speedup();
+    rejected.text = ", the baseline " + fixed(rejected.percent, 2) + "%";
+  }
+  for (const typename Lab::Step* before : rung.must_reject) {
+    const Measurement theirs = measure_at<Lab>(*before, at);
+    if (!theirs.failure.empty()) throw reference_failed(before->id, Lab::describe(*before, at), theirs.failure);
+    rejected.speedup = std::isnan(rejected.speedup) ? theirs.speedup() : std::max(rejected.speedup, theirs.speedup());
+    rejected.percent = std::isnan(rejected.percent) ? theirs.percent_of_reference()
+                                                    : std::max(rejected.percent, theirs.percent_of_reference());
+    rejected.text += std::string(", ") + before->id + "'s solution " + fixed(theirs.speedup(), 2) + "x, " +
+                     fixed(theirs.percent_of_reference(), 2) + "%";
+    if (!Lab::extra_requirement(*before, at, theirs).empty()) rejected.by_own_condition = true;
+  }
+  return rejected;
 }
 
 // The bars of the `k`th step of `Lab`'s table, calibrated on this GPU, as a profile's lines on `out`
@@ -258,36 +291,20 @@ void calibrate_step(std::size_t k, std::ostream& out) {
         throw CalibrationError("the witness of " + std::string(step.id) + " fails at " + at + " on this GPU: " +
                                textbook.failure + ". That is an error of the workbook: no profile was written");
     }
-    // What the bar must reject: the solutions of the rungs before it, or, on a ladder's first rung,
-    // the baseline (1x; its % of the reference is in every measurement: percent over speedup).
-    double fastest_speedup = NAN, fastest_percent = NAN;
-    std::string rejected;
-    if (rung.starts_ladder) {
-      fastest_speedup = 1.0;
-      fastest_percent = own.percent_of_reference() / own.speedup();
-      rejected = ", the baseline " + fixed(fastest_percent, 2) + "%";
-    }
-    for (const typename Lab::Step* before : rung.must_reject) {
-      const Measurement theirs = measure_at<Lab>(*before, bars[r].at);
-      if (!theirs.failure.empty()) throw reference_failed(before->id, Lab::describe(*before, bars[r].at), theirs.failure);
-      fastest_speedup = std::isnan(fastest_speedup) ? theirs.speedup() : std::max(fastest_speedup, theirs.speedup());
-      fastest_percent = std::isnan(fastest_percent) ? theirs.percent_of_reference()
-                                                    : std::max(fastest_percent, theirs.percent_of_reference());
-      rejected += std::string(", ") + before->id + "'s solution " + fixed(theirs.speedup(), 2) + "x, " +
-                  fixed(theirs.percent_of_reference(), 2) + "%";
-      // A lab's own condition (04.11's occupancy) may reject it whatever its speed.
-      if (!Lab::extra_requirement(*before, bars[r].at, theirs).empty()) rejects = true;
-    }
+    const Rejected rejected = fastest_rejected<Lab>(rung, own, bars[r].at);
+    rejects = rejects || rejected.by_own_condition;
+    const double fastest_speedup = rejected.speedup, fastest_percent = rejected.percent;
     const bool vendor_number = step.witness.is_solution != nullptr;
     if (bars[r].min_speedup > 0)
       bars[r].min_speedup = bar_between(textbook.speedup(), own.speedup(), fastest_speedup, vendor_number, &rejects);
     if (bars[r].min_percent_of_reference > 0)
       bars[r].min_percent_of_reference = bar_between(textbook.percent_of_reference(), own.percent_of_reference(),
                                                      fastest_percent, vendor_number, &rejects);
-    comments[r] = at + ": witness " +
-                  (has_witness ? fixed(textbook.speedup(), 2) + "x, " + fixed(textbook.percent_of_reference(), 2) + "%"
-                               : std::string(step.witness.is_solution ? "the solution" : "none yet (the solution stands in)")) +
-                  "; solution " + in_bar_measures(own) + rejected;
+    comments[r] =
+        at + ": witness " +
+        (has_witness ? fixed(textbook.speedup(), 2) + "x, " + fixed(textbook.percent_of_reference(), 2) + "%"
+                     : std::string(step.witness.is_solution ? "the solution" : "none yet (the solution stands in)")) +
+        "; solution " + in_bar_measures(own) + rejected.text;
   }
   if (!rung.must_reject.empty() && !rejects) {  // a first rung always rejects the baseline
     note = "no bar both admits the witness with " + fixed(100 * kWitnessMargin, 0) + "% to spare and rejects " +
@@ -296,13 +313,15 @@ void calibrate_step(std::size_t k, std::ostream& out) {
     std::cout << "[workbook] warning: " << step.id << ": " << note << '\n';
   }
   for (std::size_t r = 0; r < bars.size(); ++r) {
-    out << bar_line(step.id, r + 1, {bars[r].min_speedup, bars[r].min_percent_of_reference}) << "  # " << comments[r] << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, "
+    out << bar_line(step.id, r + 1, {bars[r].min_speedup, bars[r].min_percent_of_reference}) << "  # " << comments[r]
+        << " (built in: " << fixed(step.bar[r].min_speedup, 2) << "x, "
         << fixed(step.bar[r].min_percent_of_reference, 2) << "%)";
     if (r == 0 && !note.empty()) out << "; " << note;
     out << '\n';
   }
   std::cout << "[workbook] " << step.name() << ": " << describe_bar<Lab>(step) << " -> calibrated";
-  for (const auto& bar : bars) std::cout << ' ' << fixed(bar.min_speedup, 2) << "x/" << fixed(bar.min_percent_of_reference, 2) << '%';
+  for (const auto& bar : bars)
+    std::cout << ' ' << fixed(bar.min_speedup, 2) << "x/" << fixed(bar.min_percent_of_reference, 2) << '%';
   std::cout << (note.empty() ? "" : " (" + note + ")") << '\n';
 }
 

@@ -22,7 +22,8 @@ struct LaunchClock {
   cudaEvent_t next() {
     if (used == events.size()) {
       cudaEvent_t event = nullptr;
-      if (cudaEventCreate(&event) != cudaSuccess) throw std::runtime_error("the grader could not create an event to time a launch");
+      if (cudaEventCreate(&event) != cudaSuccess)
+        throw std::runtime_error("the grader could not create an event to time a launch");
       events.push_back(event);
     }
     return events[used++];
@@ -44,7 +45,8 @@ void mark_launch(cudaStream_t stream) {
   LaunchClock& clock = launch_clock();
   if (!clock.on) return;
   if (clock.launches++ == 0) return;  // the first launch starts at the call's own start event
-  if (cudaEventRecord(clock.next(), stream) != cudaSuccess) throw std::runtime_error("the grader could not time a launch");
+  if (cudaEventRecord(clock.next(), stream) != cudaSuccess)
+    throw std::runtime_error("the grader could not time a launch");
 }
 
 std::vector<double> stop_timing_launches(cudaEvent_t call_start, cudaEvent_t call_stop) {
@@ -53,7 +55,8 @@ std::vector<double> stop_timing_launches(cudaEvent_t call_start, cudaEvent_t cal
   std::vector<double> each;
   if (clock.launches == 0) return each;
   std::vector<cudaEvent_t> boundaries = {call_start};
-  boundaries.insert(boundaries.end(), clock.events.begin(), clock.events.begin() + static_cast<std::ptrdiff_t>(clock.used));
+  boundaries.insert(boundaries.end(), clock.events.begin(),
+                    clock.events.begin() + static_cast<std::ptrdiff_t>(clock.used));
   boundaries.push_back(call_stop);
   if (cudaEventSynchronize(call_stop) != cudaSuccess) throw std::runtime_error("a timed launch failed");
   for (std::size_t b = 0; b + 1 < boundaries.size(); ++b) {

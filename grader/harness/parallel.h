@@ -28,7 +28,8 @@ inline void parallel_pieces(std::size_t count, std::size_t grain,
   const std::size_t each = (count + pieces - 1) / pieces;
   std::vector<std::thread> threads;
   for (std::size_t piece = 1; piece < pieces; ++piece)
-    threads.emplace_back([&, piece] { body(piece, std::min(count, piece * each), std::min(count, (piece + 1) * each)); });
+    threads.emplace_back(
+        [&, piece] { body(piece, std::min(count, piece * each), std::min(count, (piece + 1) * each)); });
   body(0, 0, std::min(count, each));
   for (std::thread& thread : threads) thread.join();
 }

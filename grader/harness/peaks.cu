@@ -10,8 +10,8 @@ namespace workbook {
 
 namespace {
 
-constexpr int kChains = 8;          // independent FMA chains per thread: enough to hide 4-cycle latency
-constexpr int kIterations = 4096;   // FMAs per chain
+constexpr int kChains = 8;         // independent FMA chains per thread: enough to hide 4-cycle latency
+constexpr int kIterations = 4096;  // FMAs per chain
 constexpr int kFmaThreads = 256;
 
 // Every chain depends only on itself, so the scheduler always has a ready FMA; the final store
@@ -38,9 +38,7 @@ double measure_copy_gb_per_s(std::size_t bytes, cudaStream_t stream) {
   CUDA_CHECK(cudaMalloc(&from, bytes));
   CUDA_CHECK(cudaMalloc(&to, bytes));
   CUDA_CHECK(cudaMemset(from, 1, bytes));
-  const auto copy = [&](cudaStream_t s) {
-    CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, s));
-  };
+  const auto copy = [&](cudaStream_t s) { CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, s)); };
   const Timing timing = time_interleaved({copy}, stream).front();
   cudaFree(from);
   cudaFree(to);
@@ -51,9 +49,7 @@ double measure_fma_tflop_per_s(cudaStream_t stream) {
   float* sink = nullptr;
   CUDA_CHECK(cudaMalloc(&sink, kFmaThreads * sizeof(float)));
   const unsigned blocks = static_cast<unsigned>(device_facts().sm_count) * 8;
-  const auto burn = [&](cudaStream_t s) {
-    launch(fma_peak_kernel, dim3(blocks), dim3(kFmaThreads), 0, s, sink, 1.0f);
-  };
+  const auto burn = [&](cudaStream_t s) { launch(fma_peak_kernel, dim3(blocks), dim3(kFmaThreads), 0, s, sink, 1.0f); };
   TimingOptions options;
   options.flush_l2 = false;  // no memory traffic to flush
   const Timing timing = time_interleaved({burn}, stream, options).front();

@@ -15,8 +15,8 @@ struct DevicePeaks {
   double fma_tflop_per_s = 0;  // FP32 FMA, 8 independent chains per thread, every SM busy
   // The limits no kernel can pass on this GPU, from its attributes rather than from a measurement
   // that moves from run to run: the [ceiling] defence's.
-  double memory_limit_gb_per_s = 0;   // device memory: memory clock x bus width x 2 (double data rate)
-  double fma_limit_tflop_per_s = 0;   // FP32: SMs x FP32 lanes per SM x 2 flops x the SM's highest clock
+  double memory_limit_gb_per_s = 0;  // device memory: memory clock x bus width x 2 (double data rate)
+  double fma_limit_tflop_per_s = 0;  // FP32: SMs x FP32 lanes per SM x 2 flops x the SM's highest clock
 };
 
 // Bytes read + written per second by cudaMemcpyAsync of `bytes` from one device buffer to another.

@@ -65,9 +65,12 @@ std::string shown(double value, int decimals) {
 }
 
 const std::vector<std::string>& stall_reasons() {
-  static const std::vector<std::string> reasons = {
-      "long_scoreboard", "short_scoreboard", "mio_throttle", "math_pipe_throttle", "barrier", "wait",
-      "not_selected",    "lg_throttle",      "dispatch_stall", "membar",          "no_instruction", "branch_resolving"};
+  static const std::vector<std::string> reasons = {"long_scoreboard", "short_scoreboard",
+                                                   "mio_throttle",    "math_pipe_throttle",
+                                                   "barrier",         "wait",
+                                                   "not_selected",    "lg_throttle",
+                                                   "dispatch_stall",  "membar",
+                                                   "no_instruction",  "branch_resolving"};
   return reasons;
 }
 
@@ -132,7 +135,8 @@ std::string ncu_failure(std::string_view output, std::size_t kernels_found) {
     return "this Nsight Compute does not know a metric the lab reads (" + line_at(at) +
            "): profile needs the ncu of CUDA 12.0 or newer (ncu --version)";
   if (kernels_found > 0) return "";
-  if (const std::size_t at = output.find("==ERROR=="); at != std::string_view::npos) return "Nsight Compute failed: " + line_at(at);
+  if (const std::size_t at = output.find("==ERROR=="); at != std::string_view::npos)
+    return "Nsight Compute failed: " + line_at(at);
   return "Nsight Compute profiled no kernel: the step launched none where the grader replays it (launch every "
          "kernel with workbook::launch on the given stream)";
 }
@@ -176,19 +180,25 @@ std::string table(const std::vector<Counter>& counters, const std::vector<Column
     for (const Column& column : columns) row.cells.push_back(column.values ? cell(*column.values) : std::string("-"));
     rows.push_back(std::move(row));
   };
-  add("time in the step's kernels (us)", [](const Values& v) {
-    const auto t = v.find(kTimeMetric);
-    return t == v.end() ? std::string("-") : shown(t->second / 1000.0, 1);
-  }, "");
+  add(
+      "time in the step's kernels (us)",
+      [](const Values& v) {
+        const auto t = v.find(kTimeMetric);
+        return t == v.end() ? std::string("-") : shown(t->second / 1000.0, 1);
+      },
+      "");
   for (const Counter& counter : counters)
-    add(counter.name, [&](const Values& v) {
-      if (counter.text) {
-        const std::string said = counter.text(v);
-        return said.empty() ? std::string("-") : said;
-      }
-      const std::optional<double> value = counter.value(v);
-      return value ? shown(*value, counter.decimals) : std::string("-");
-    }, counter.meaning);
+    add(
+        counter.name,
+        [&](const Values& v) {
+          if (counter.text) {
+            const std::string said = counter.text(v);
+            return said.empty() ? std::string("-") : said;
+          }
+          const std::optional<double> value = counter.value(v);
+          return value ? shown(*value, counter.decimals) : std::string("-");
+        },
+        counter.meaning);
   std::size_t name_width = std::string("counter").size();
   std::vector<std::size_t> widths;
   for (const Column& column : columns) widths.push_back(column.heading.size());
@@ -225,7 +235,8 @@ Values recorded_values(const std::string& path, const std::string& step) {
         std::getline(fields, extra, '\t'))
       throw std::invalid_argument(path + ":" + std::to_string(line_number) + ": a line is STEP<TAB>METRIC<TAB>VALUE");
     const std::optional<double> value = number(text);
-    if (!value) throw std::invalid_argument(path + ":" + std::to_string(line_number) + ": '" + text + "' is not a number");
+    if (!value)
+      throw std::invalid_argument(path + ":" + std::to_string(line_number) + ": '" + text + "' is not a number");
     if (id == step) values[metric] = *value;
   }
   return values;
@@ -248,7 +259,8 @@ std::string readable(std::string kernel_name) {
   // ncu writes an anonymous namespace "unnamed>::", at the start of a name and inside a template's
   // arguments alike ("kernel<unnamed>::Policy, 1>": the '<' there is the template's).
   for (const std::string anonymous : {"(anonymous namespace)::", "unnamed>::"})
-    for (std::size_t at; (at = kernel_name.find(anonymous)) != std::string::npos;) kernel_name.erase(at, anonymous.size());
+    for (std::size_t at; (at = kernel_name.find(anonymous)) != std::string::npos;)
+      kernel_name.erase(at, anonymous.size());
   return kernel_name;
 }
 
@@ -285,26 +297,28 @@ Counter fma_pipe(std::string meaning) {
 }
 
 Counter local_memory_instructions(std::string meaning) {
-  return total("local-memory loads and stores", {"smsp__inst_executed_op_local_ld.sum", "smsp__inst_executed_op_local_st.sum"},
-               0, std::move(meaning));
+  return total("local-memory loads and stores",
+               {"smsp__inst_executed_op_local_ld.sum", "smsp__inst_executed_op_local_st.sum"}, 0, std::move(meaning));
 }
 
 Counter ratio(std::string name, std::string numerator, std::string denominator, double scale, int decimals,
               std::string meaning) {
-  return {std::move(name), {numerator, denominator},
+  return {std::move(name),
+          {numerator, denominator},
           [=](const Values& v) -> std::optional<double> {
             const auto top = v.find(numerator), bottom = v.find(denominator);
             if (top == v.end() || bottom == v.end() || bottom->second == 0) return std::nullopt;
             return scale * top->second / bottom->second;
           },
-          decimals, std::move(meaning)};
+          decimals,
+          std::move(meaning)};
 }
 
 Counter shared_wavefronts_per_request(bool loads, std::string meaning) {
   const std::string op = loads ? "ld" : "st";
   return ratio(loads ? "shared wavefronts per load" : "shared wavefronts per store",
-               "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum", "smsp__inst_executed_op_shared_" + op + ".sum",
-               1.0, 1, std::move(meaning));
+               "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum",
+               "smsp__inst_executed_op_shared_" + op + ".sum", 1.0, 1, std::move(meaning));
 }
 
 Counter global_sectors_per_request(bool loads, std::string meaning) {
@@ -316,17 +330,24 @@ Counter global_sectors_per_request(bool loads, std::string meaning) {
 
 Counter bytes_in_flight_per_sm(double latency_us, std::string meaning) {
   const std::string bandwidth = "dram__bytes.sum.per_second", sms = "device__attribute_multiprocessor_count";
-  return {"KiB in flight per SM (Little's law)", {bandwidth},
+  return {"KiB in flight per SM (Little's law)",
+          {bandwidth},
           [=](const Values& v) -> std::optional<double> {
             const auto bytes_per_s = v.find(bandwidth), count = v.find(sms);
             if (bytes_per_s == v.end() || count == v.end() || count->second <= 0) return std::nullopt;
             return bytes_per_s->second * latency_us * 1e-6 / count->second / 1024.0;
           },
-          1, std::move(meaning), nullptr, {sms}};
+          1,
+          std::move(meaning),
+          nullptr,
+          {sms}};
 }
 
 Counter top_stall_reasons(std::string meaning) {
-  Counter counter{"top stall reasons (cycles/instruction)", {}, [](const Values&) { return std::optional<double>(); }, 1,
+  Counter counter{"top stall reasons (cycles/instruction)",
+                  {},
+                  [](const Values&) { return std::optional<double>(); },
+                  1,
                   std::move(meaning)};
   for (const std::string& reason : stall_reasons()) counter.metrics.push_back(stall_metric(reason));
   counter.text = [](const Values& v) {

@@ -26,7 +26,8 @@ int profile_step(const std::string& id) {
   const typename Lab::Step* found = find_step<Lab>(id);
   if (found == nullptr) return said(std::string(Lab::kName) + " has no step " + id, 2);
   const auto& step = *found;
-  if (step.launcher == nullptr) return said(id + " runs no kernel of yours (it answers on the host): nothing to profile", 2);
+  if (step.launcher == nullptr)
+    return said(id + " runs no kernel of yours (it answers on the host): nothing to profile", 2);
   if (step.bar.empty())
     return said(id + " has no bar, so no shape to profile it at: its correctness cases are its measurement", 2);
   if (const std::string why = not_applicable_reason(step); !why.empty()) return said(id + " " + why, 2);

@@ -3,11 +3,11 @@
 // table, its benchmark's columns.
 #include "queries.h"
 
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -32,7 +32,8 @@ int print_profile_report(const ProfileReportOptions& options) {
   };
   const std::optional<std::string> output = read(options.ncu_output);
   if (!output) {
-    std::cerr << "error: --profile-report needs --ncu-output=FILE, ncu's output: cannot read '" << options.ncu_output << "'\n";
+    std::cerr << "error: --profile-report needs --ncu-output=FILE, ncu's output: cannot read '" << options.ncu_output
+              << "'\n";
     return 2;
   }
   std::vector<profile::Counter> counters;
@@ -49,11 +50,13 @@ int print_profile_report(const ProfileReportOptions& options) {
   std::vector<profile::Column> columns = {{options.heading, profile::combined(kernels)}};
   if (!options.reference_output.empty()) {
     const std::optional<std::string> reference = read(options.reference_output);
-    const std::vector<profile::Kernel> theirs = reference ? profile::kernels_in(*reference) : std::vector<profile::Kernel>{};
+    const std::vector<profile::Kernel> theirs =
+        reference ? profile::kernels_in(*reference) : std::vector<profile::Kernel>{};
     if (theirs.empty()) {
       columns.push_back({"solution", std::nullopt});
       std::cout << "[workbook] profile: the solution's profile is missing: "
-                << (reference ? profile::ncu_failure(*reference, 0) : "cannot read " + options.reference_output) << '\n';
+                << (reference ? profile::ncu_failure(*reference, 0) : "cannot read " + options.reference_output)
+                << '\n';
     } else {
       columns.push_back({"solution", profile::combined(theirs)});
     }
@@ -70,7 +73,8 @@ int print_profile_report(const ProfileReportOptions& options) {
   for (const profile::Kernel& kernel : kernels) {
     const auto time = kernel.values.find(profile::kTimeMetric);
     std::cout << "\n  " << profile::readable(kernel.name);
-    if (time != kernel.values.end()) std::cout << std::fixed << std::setprecision(1) << "  " << time->second / 1000.0 << " us";
+    if (time != kernel.values.end())
+      std::cout << std::fixed << std::setprecision(1) << "  " << time->second / 1000.0 << " us";
   }
   std::cout << std::defaultfloat << "\n\n" << profile::table(counters, columns);
   if (columns.size() > 1 && columns.back().heading == "solution*")
@@ -101,7 +105,8 @@ int describe(const Options& options) {
     std::istringstream lines(steps.str());
     for (std::string line; std::getline(lines, line);) std::cout << "step\t" << line << '\n';
   }
-  for (const auto& [lab, functions] : registered::profiles()) std::cout << "metrics\t" << profile::metrics_of(functions.counters()) << '\n';
+  for (const auto& [lab, functions] : registered::profiles())
+    std::cout << "metrics\t" << profile::metrics_of(functions.counters()) << '\n';
   std::cout << "columns\t" << columns_line() << '\n';
   if (options.seed_given)
     for (const auto& [lab, sizes] : registered::drawn_sizes()) std::cout << "sizes\t" << sizes() << '\n';
@@ -112,8 +117,7 @@ int describe(const Options& options) {
 
 int answer_without_gpu(const Options& options) {
   switch (options.mode) {
-    case Mode::kDescribe:
-      return describe(options);
+    case Mode::kDescribe: return describe(options);
     case Mode::kListSteps:
       // With --bars, the profile's bars: what grading on that GPU asks (./workbook list passes it).
       if (!options.bars_path.empty()) session().calibrated_bars = read_bars_profile(options.bars_path).bars;
@@ -124,13 +128,9 @@ int answer_without_gpu(const Options& options) {
       session().correctness_only = options.correctness_only;
       for (const auto& [lab, describe] : registered::drawn_sizes()) std::cout << lab << ": " << describe() << '\n';
       return 0;
-    case Mode::kProfileReport:
-      return print_profile_report(options.report);
-    case Mode::kBenchColumns:
-      std::cout << columns_line() << '\n';
-      return 0;
-    default:
-      throw std::logic_error("answer_without_gpu: a mode that measures on a GPU");
+    case Mode::kProfileReport: return print_profile_report(options.report);
+    case Mode::kBenchColumns: std::cout << columns_line() << '\n'; return 0;
+    default: throw std::logic_error("answer_without_gpu: a mode that measures on a GPU");
   }
 }
 

@@ -48,7 +48,8 @@ __host__ __device__ inline std::uint64_t random_key(std::uint64_t seed) { return
 // The first 32-bit word of element i's block.
 __host__ __device__ inline std::uint32_t random_word(std::uint64_t key, std::size_t i) {
   const std::uint64_t index = i;
-  return philox4x32_10({{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), 0u, 0u}}, key).word[0];
+  return philox4x32_10({{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), 0u, 0u}}, key)
+      .word[0];
 }
 
 // Element i of the stream with key `key`: the top 24 bits of a 32-bit draw give every multiple of

@@ -39,7 +39,8 @@ UsedReference reference_value(const std::string& key);
 
 // What the instructor tree links: the measurement of each declared key on this GPU.
 using ReferenceMeasurement = double (*)();
-bool register_reference_measurements(const char* lab, std::vector<std::pair<std::string, ReferenceMeasurement>> measurements);
+bool register_reference_measurements(const char* lab,
+                                     std::vector<std::pair<std::string, ReferenceMeasurement>> measurements);
 
 // ./workbook calibrate: the lab's "reference KEY VALUE" lines, each measured now on this GPU, for
 // its bars profile. Nothing for a lab that declares none; throws CalibrationError (session.h) where

@@ -56,7 +56,6 @@ std::map<std::string, CalibrateFunction>& calibration_registry() {
   return registry;
 }
 
-
 // A doctest reporter that ignores every event; the two below override the one each needs.
 struct QuietReporter : doctest::IReporter {
   void report_query(const doctest::QueryData&) override {}
@@ -100,7 +99,8 @@ RowsHandedOver& rows_handed_over() {
 void hand_over_remaining_rows() {
   RowsHandedOver& out = rows_handed_over();
   if (out.fd < 0 || out.handed >= session().rows.size()) return;
-  append_rows(out.fd, std::vector<StepRow>(session().rows.begin() + static_cast<std::ptrdiff_t>(out.handed), session().rows.end()));
+  append_rows(out.fd, std::vector<StepRow>(session().rows.begin() + static_cast<std::ptrdiff_t>(out.handed),
+                                           session().rows.end()));
   out.handed = session().rows.size();
 }
 
@@ -247,9 +247,9 @@ bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFu
     registered_steps()[name] = {step.id, grade};
     // What doctest's TEST_CASE macro expands to, with the name from the table. The line orders the
     // steps as the table does.
-    doctest::detail::regTest(doctest::detail::TestCase(grade_started_step, "steps table", ++line,
-                                                       doctest::detail::TestSuite() * lab) *
-                             name.c_str());
+    doctest::detail::regTest(
+        doctest::detail::TestCase(grade_started_step, "steps table", ++line, doctest::detail::TestSuite() * lab) *
+        name.c_str());
   }
   return true;
 }
@@ -260,9 +260,9 @@ bool register_lab_test(const char* lab, const std::string& suite, const std::str
   const char* suite_name = names.emplace_back(std::string(lab) + " " + suite).c_str();
   const std::string& name = names.emplace_back(std::string(lab) + " " + title);
   registered_lab_tests()[name] = test;
-  doctest::detail::regTest(doctest::detail::TestCase(run_started_lab_test, "lab tests", ++line,
-                                                     doctest::detail::TestSuite() * suite_name) *
-                           name.c_str());
+  doctest::detail::regTest(
+      doctest::detail::TestCase(run_started_lab_test, "lab tests", ++line, doctest::detail::TestSuite() * suite_name) *
+      name.c_str());
   return true;
 }
 

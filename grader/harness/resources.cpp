@@ -17,9 +17,14 @@ const DeviceFacts& device_facts() {
     CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp p{};
     CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-    return DeviceFacts{p.name, p.multiProcessorCount, p.maxThreadsPerMultiProcessor,
-                       p.sharedMemPerMultiprocessor, p.sharedMemPerBlockOptin,
-                       p.reservedSharedMemPerBlock, p.l2CacheSize, p.major * 10 + p.minor,
+    return DeviceFacts{p.name,
+                       p.multiProcessorCount,
+                       p.maxThreadsPerMultiProcessor,
+                       p.sharedMemPerMultiprocessor,
+                       p.sharedMemPerBlockOptin,
+                       p.reservedSharedMemPerBlock,
+                       p.l2CacheSize,
+                       p.major * 10 + p.minor,
                        p.pageableMemoryAccess != 0};
   }();
   return facts;
@@ -50,7 +55,8 @@ KernelResources resources_of(const LaunchRecord& launch) {
 }
 
 KernelResources resources_from(std::string name, int registers_per_thread, std::size_t static_shared_bytes,
-                               std::size_t local_bytes_per_thread, const LaunchRecord& launch, int resident_blocks_per_sm) {
+                               std::size_t local_bytes_per_thread, const LaunchRecord& launch,
+                               int resident_blocks_per_sm) {
   const double warps_per_block = (launch.threads_per_block() + 31) / 32;
   const double max_warps = device_facts().max_threads_per_sm / 32.0;
   return KernelResources{std::move(name),

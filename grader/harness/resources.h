@@ -44,7 +44,8 @@ KernelResources resources_of(const LaunchRecord& launch);
 // The same from a kernel's attributes, however they were asked for (the runtime's, above; the
 // driver's, for a judge's replayed kernels, replay.h): the launch's shape and the occupancy they give.
 KernelResources resources_from(std::string name, int registers_per_thread, std::size_t static_shared_bytes,
-                               std::size_t local_bytes_per_thread, const LaunchRecord& launch, int resident_blocks_per_sm);
+                               std::size_t local_bytes_per_thread, const LaunchRecord& launch,
+                               int resident_blocks_per_sm);
 
 // Volkov's occupancy control: dynamic shared memory that the kernel never touches, sized so that
 // exactly `blocks_per_sm` blocks fit on an SM (when nothing else limits them first).

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "bars_profile.h"
+#include "csv_table.h"
 #include "defences.h"
 #include "profile.h"
-#include "csv_table.h"
 #include "rows.h"
 #include "timing.h"
 
@@ -23,7 +23,7 @@ namespace workbook {
 class JudgedCode;  // judged_code.h
 
 struct Session {
-  std::uint64_t seed = 0;     // printed at start; --seed=N replays a run's drawn sizes
+  std::uint64_t seed = 0;  // printed at start; --seed=N replays a run's drawn sizes
   // [secret-inputs]: the key every input value of a step is drawn from, drawn afresh for each step
   // from the operating system's random source and kept in this process alone (the judge, which no
   // process of the student's can read), so that no code of the student's can compute an input instead

@@ -41,8 +41,8 @@
 
 #include "drawn_sizes.h"
 #include "grade_step.h"
-#include "ladder.h"
 #include "lab.h"
+#include "ladder.h"
 #include "profile_step.h"
 #include "session.h"
 

@@ -28,9 +28,9 @@ using CallHook = std::function<void(cudaStream_t, int call)>;
 using LaunchTimes = std::function<void(int call, std::vector<double> launch_ms)>;
 
 struct TimedWork {
-  GpuWork run;       // what is timed
-  CallHook before;   // before each call, untimed (fresh inputs, poisoned outputs); may be empty
-  CallHook after;    // after each call, untimed (check the output it left); may be empty
+  GpuWork run;      // what is timed
+  CallHook before;  // before each call, untimed (fresh inputs, poisoned outputs); may be empty
+  CallHook after;   // after each call, untimed (check the output it left); may be empty
   // Where given, every call's launches are timed each (an event between each two launches, every
   // call alike) and handed here before `after`.
   LaunchTimes launch_times = {};

@@ -1,9 +1,9 @@
 #include "judge.h"
 
-#include <ext/stdio_filebuf.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <ext/stdio_filebuf.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -115,15 +115,18 @@ PlannerProcess& Judge::planner() {
   // copy engine reads and writes what a map describes, so a map elsewhere would be a pointer the
   // plan's checks never see.
   if (!planner_)
-    planner_ = std::make_unique<PlannerProcess>(std::vector<std::string>{planner_binary_}, [this](const plan::Question& question) {
-      if (question.kind == plan::Question::Kind::kTensorMap) {
-        plan::TensorMapArguments map;
-        if (question.bytes.size() != sizeof map) return plan::Reply{1 /* cudaErrorInvalidValue */, {}};
-        std::memcpy(&map, question.bytes.data(), sizeof map);
-        if (!plan::tensor_map_outside(map, given_buffers()).empty()) return plan::Reply{1 /* cudaErrorInvalidValue */, {}};
-      }
-      return kernels_.answer(question);
-    });
+    planner_ = std::make_unique<PlannerProcess>(std::vector<std::string>{planner_binary_},
+                                                [this](const plan::Question& question) {
+                                                  if (question.kind == plan::Question::Kind::kTensorMap) {
+                                                    plan::TensorMapArguments map;
+                                                    if (question.bytes.size() != sizeof map)
+                                                      return plan::Reply{1 /* cudaErrorInvalidValue */, {}};
+                                                    std::memcpy(&map, question.bytes.data(), sizeof map);
+                                                    if (!plan::tensor_map_outside(map, given_buffers()).empty())
+                                                      return plan::Reply{1 /* cudaErrorInvalidValue */, {}};
+                                                  }
+                                                  return kernels_.answer(question);
+                                                });
   return *planner_;
 }
 
@@ -148,9 +151,9 @@ void Judge::launch(const std::string& function, const plan::Bytes& arguments, cu
   const plan::Plan& plan = plan_of(function, arguments);
   throw_failure_of(plan);
   if (!plan.answer.empty()) throw std::runtime_error(function + " returned a value, but it is a launcher");
-  last_call_launched_nothing_ = std::none_of(plan.operations.begin(), plan.operations.end(), [](const plan::Operation& o) {
-    return std::holds_alternative<plan::KernelLaunch>(o);
-  });
+  last_call_launched_nothing_ =
+      std::none_of(plan.operations.begin(), plan.operations.end(),
+                   [](const plan::Operation& o) { return std::holds_alternative<plan::KernelLaunch>(o); });
   if (only_planning_) return;
   kernels_.replay(plan, stream);
   // Recorded as workbook::launch() records a launch, for the skeleton's defences and resources.
@@ -162,7 +165,8 @@ void Judge::launch(const std::string& function, const plan::Bytes& arguments, cu
       record.block = dim3(launched->block.x, launched->block.y, launched->block.z);
       record.dynamic_shared_bytes = launched->dynamic_shared_bytes;
       record.stream = stream;
-      for (const plan::Bytes& argument : launched->arguments) record.arguments.emplace_back(argument.begin(), argument.end());
+      for (const plan::Bytes& argument : launched->arguments)
+        record.arguments.emplace_back(argument.begin(), argument.end());
       recorded_launches().push_back(std::move(record));
     }
 }
@@ -206,7 +210,8 @@ std::string confinement_refusal() {
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
   // The planner runs as the judge's user: undumpable, the judge's memory and descriptors are closed
   // to it (no ptrace, no /proc/<judge>/mem or /fd), as to any process of that user but root.
-  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) throw std::runtime_error("the judge could not close itself to its planner");
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    throw std::runtime_error("the judge could not close itself to its planner");
   // Whatever a planner starts and leaves behind is the judge's to end before anything is timed
   // (a process left running would contend for the GPU while the baseline is timed).
   adopt_what_planners_leave();
@@ -218,7 +223,8 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   label_what_kernels_print();
   // No device heap: a kernel's malloc() returns null, so no allocation of one call's is left for the
   // next to find ([fresh-module]). No lab needs one; printf's buffer is not the heap.
-  if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 0) != cudaSuccess) cudaGetLastError();  // a runtime that keeps a heap: no error left behind
+  if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 0) != cudaSuccess)
+    cudaGetLastError();  // a runtime that keeps a heap: no error left behind
   the_judge() = std::make_unique<Judge>(planner, device_code);
   session().judged = the_judge().get();
   machine_code_files() = device_code;

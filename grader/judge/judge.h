@@ -1,11 +1,12 @@
 // The judge: a step's process that grades a student's file without linking any of its host code
 // (the trust boundary, docs/integrity.md part 1). It is the lab's grader as always, with one difference:
 // the functions of the lab's interface are stand-ins (judged calls, which the build writes
-// from the header's TODO(NN.k) lines: grader/protocol/student_functions.cpp), each of which asks the student's planner (planner_process.h) for its plan,
-// checks it (plan::defect(): the student's own kernels, argument sizes, device limits, uploads and
-// fills only into the outputs and workspaces the grader gave) and replays it (replay.h) with the
+// from the header's TODO(NN.k) lines: grader/protocol/student_functions.cpp), each of which asks the student's planner
+// (planner_process.h) for its plan, checks it (plan::defect(): the student's own kernels, argument sizes, device
+// limits, uploads and fills only into the outputs and workspaces the grader gave) and replays it (replay.h) with the
 // student's kernels, loaded from their object file. Each replayed launch is recorded in the launch
-// log as workbook::launch() records one, so every defence of the skeleton reads it as it reads a linked grader's launches.
+// log as workbook::launch() records one, so every defence of the skeleton reads it as it reads a linked grader's
+// launches.
 //
 // A plan is asked for once per problem (function and argument bytes) and replayed for every call of
 // the same problem; before anything is timed the planner is ended (plan_ahead()), so that nothing of
@@ -53,7 +54,9 @@ class Judge final : public JudgedCode {
   bool last_call_launched_nothing() const override { return last_call_launched_nothing_; }
   // StudentKernels::restore_globals(), its failure tagged [fresh-module].
   void reset_module(cudaStream_t stream) const override;
-  std::optional<KernelResources> resources(const LaunchRecord& launch) const override { return kernels_.resources(launch); }
+  std::optional<KernelResources> resources(const LaunchRecord& launch) const override {
+    return kernels_.resources(launch);
+  }
 
  private:
   const plan::Plan& plan_of(const std::string& function, const plan::Bytes& arguments);

@@ -22,8 +22,8 @@
 #include "peaks.h"
 #include "queries.h"
 #include "registrations.h"
-#include "rows.h"
 #include "resources.h"
+#include "rows.h"
 #include "session.h"
 #include "workbook/cuda.h"
 
@@ -49,7 +49,8 @@ int answer_doctest_query(const Options& options) {
   doctest::Context context;
   context.applyCommandLine(static_cast<int>(options.doctest_args.size()), options.doctest_args.data());
   for (const char* a : options.doctest_args)
-    if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "-?") == 0) std::cout << grader_usage() << '\n';
+    if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "-?") == 0)
+      std::cout << grader_usage() << '\n';
   return context.run();
 }
 
@@ -59,7 +60,8 @@ int answer_doctest_query(const Options& options) {
 void read_bars(const Options& options, bool on_gpu) {
   std::string path = options.bars_path;
   if (path.empty() && on_gpu && options.mode != Mode::kCalibrate) {
-    const std::string profile = std::string(WORKBOOK_ROOT) + "/classroom/bars/" + bars_profile_file(device_facts().name);
+    const std::string profile =
+        std::string(WORKBOOK_ROOT) + "/classroom/bars/" + bars_profile_file(device_facts().name);
     if (!std::ifstream(profile).good()) return;
     path = profile;
   }
@@ -72,8 +74,8 @@ void read_bars(const Options& options, bool on_gpu) {
 
 void print_header() {
   const DeviceFacts& d = device_facts();
-  std::cout << "[workbook] " << d.name << " (sm_" << d.compute_capability << ", " << d.sm_count
-            << " SMs), seed " << session().seed << " (replay with --seed=" << session().seed << ")\n";
+  std::cout << "[workbook] " << d.name << " (sm_" << d.compute_capability << ", " << d.sm_count << " SMs), seed "
+            << session().seed << " (replay with --seed=" << session().seed << ")\n";
   if (session().correctness_only) {
     std::cout << "[workbook] --correctness-only: small shapes, nothing timed\n";
     return;
@@ -82,7 +84,8 @@ void print_header() {
   const DevicePeaks& peaks = device_peaks();
   std::cout << "[workbook] measured peaks: device-to-device copy " << static_cast<int>(peaks.copy_gb_per_s)
             << " GB/s (read + write), FP32 FMA " << peaks.fma_tflop_per_s << " TFLOP/s; limits (the [ceiling]): memory "
-            << static_cast<int>(peaks.memory_limit_gb_per_s) << " GB/s, FP32 " << peaks.fma_limit_tflop_per_s << " TFLOP/s\n";
+            << static_cast<int>(peaks.memory_limit_gb_per_s) << " GB/s, FP32 " << peaks.fma_limit_tflop_per_s
+            << " TFLOP/s\n";
 }
 
 // The session every measuring mode grades in: whose kernels (a judge's student, started at once so
@@ -128,8 +131,10 @@ int start_session(const Options& options) {
   session().disabled = options.disabled;
   CUDA_CHECK(cudaStreamCreateWithFlags(&session().stream, cudaStreamNonBlocking));
   for (Defence defence : options.disabled)
-    std::cout << "[workbook] --without=" << name_of(defence) << ": this defence is OFF (for the mutant tests' proofs only)\n";
-  session().seed = options.seed_given ? options.seed : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count());
+    std::cout << "[workbook] --without=" << name_of(defence)
+              << ": this defence is OFF (for the mutant tests' proofs only)\n";
+  session().seed =
+      options.seed_given ? options.seed : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count());
   session().data_key_given = options.data_key.has_value();
   session().data_key = options.data_key.value_or(0);
   session().start_drawing_for_a_step();  // what runs before a step (a calibration, a ladder test) draws too
@@ -194,7 +199,8 @@ int held_to_rejection(const std::string& reason) {
   }
   for (const StepVerdict& v : all)
     if (v.summary.find(reason) == std::string::npos) {
-      std::cout << "[workbook] --expect-reason: " << v.step << " failed, but not for '" << reason << "': " << v.summary << '\n';
+      std::cout << "[workbook] --expect-reason: " << v.step << " failed, but not for '" << reason << "': " << v.summary
+                << '\n';
       return 1;
     }
   std::cout << "[workbook] --expect-reason: every failure names '" << reason << "'\n";
@@ -205,7 +211,8 @@ int held_to_rejection(const std::string& reason) {
 // status says the steps' verdicts, or what the proofs expected of them.
 int grade(const Options& options, doctest::Context& context, Clock::time_point began) {
   std::cout << "[workbook] start-up (CUDA, and the peaks where on): " << std::fixed << std::setprecision(2)
-            << seconds_since(began) << " s\n" << std::defaultfloat;
+            << seconds_since(began) << " s\n"
+            << std::defaultfloat;
   registered::hand_rows_over_on(options.rows_fd);
   const int status = context.run();
   if (context.shouldExit()) return status;
@@ -213,7 +220,8 @@ int grade(const Options& options, doctest::Context& context, Clock::time_point b
   // starting the process, and ending it (its CUDA context torn down). A class graded on several
   // GPUs at once spends more there than one alone (docs/instructors.md, "Every GPU of a host").
   std::cout << "[workbook] graded after " << std::fixed << std::setprecision(2) << seconds_since(began)
-            << " s of this process\n" << std::defaultfloat;
+            << " s of this process\n"
+            << std::defaultfloat;
   // Every step selected needs an architecture this GPU lacks: neither a pass nor a failure. The
   // exit code is the one that says "skipped" to CTest and "n/a" to the workbook script.
   const int cases = registered::test_cases_run();

@@ -2,11 +2,11 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -15,9 +15,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdlib>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -76,21 +76,21 @@ bool close_to_the_gpu() {
   constexpr std::uint32_t kRefuse = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
 #define WORKBOOK_REFUSE(call) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, call, 0, 1), BPF_STMT(BPF_RET | BPF_K, kRefuse)
   sock_filter filter[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArchitecture, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),  // another ABI's numbers: not this filter's
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArchitecture, 1, 0),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),  // another ABI's numbers: not this filter's
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
 #if defined(__x86_64__)
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1),  // the x32 ABI's numbers
-      BPF_STMT(BPF_RET | BPF_K, kRefuse),
+    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1),  // the x32 ABI's numbers
+    BPF_STMT(BPF_RET | BPF_K, kRefuse),
 #endif
-      WORKBOOK_REFUSE(__NR_ioctl),
-      WORKBOOK_REFUSE(__NR_ptrace),
-      WORKBOOK_REFUSE(__NR_process_vm_readv),
-      WORKBOOK_REFUSE(__NR_process_vm_writev),
-      WORKBOOK_REFUSE(__NR_io_uring_setup),
-      WORKBOOK_REFUSE(__NR_socket),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    WORKBOOK_REFUSE(__NR_ioctl),
+    WORKBOOK_REFUSE(__NR_ptrace),
+    WORKBOOK_REFUSE(__NR_process_vm_readv),
+    WORKBOOK_REFUSE(__NR_process_vm_writev),
+    WORKBOOK_REFUSE(__NR_io_uring_setup),
+    WORKBOOK_REFUSE(__NR_socket),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
 #undef WORKBOOK_REFUSE
   sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
@@ -113,7 +113,8 @@ struct LandlockPathBeneath {
   std::uint64_t allowed_access = 0;
   std::int32_t parent_fd = -1;
 } __attribute__((packed));
-constexpr long kLandlockCreateRuleset = 444, kLandlockAddRule = 445, kLandlockRestrictSelf = 446;  // every architecture's
+constexpr long kLandlockCreateRuleset = 444, kLandlockAddRule = 445,
+               kLandlockRestrictSelf = 446;  // every architecture's
 constexpr std::uint64_t kExecute = 1ull << 0, kWriteFile = 1ull << 1, kReadFile = 1ull << 2, kReadDir = 1ull << 3,
                         kRemoveDir = 1ull << 4, kRemoveFile = 1ull << 5, kMakeChar = 1ull << 6, kMakeDir = 1ull << 7,
                         kMakeReg = 1ull << 8, kMakeSock = 1ull << 9, kMakeFifo = 1ull << 10, kMakeBlock = 1ull << 11,
@@ -128,8 +129,8 @@ bool is_within(const std::string& path, const std::string& folder) {
 // `root` (canonical) as folders the planner may read whole: itself, or, where it holds a private
 // folder, each of its entries that is not private, recursively. Landlock only allows, so a private
 // folder inside a readable one (a checkout under /usr/local/src) is left out by not naming it.
-void add_readable(const std::string& root, const std::vector<std::string>& private_folders, std::vector<std::string>& readable,
-                  int depth = 0) {
+void add_readable(const std::string& root, const std::vector<std::string>& private_folders,
+                  std::vector<std::string>& readable, int depth = 0) {
   for (const std::string& folder : private_folders)
     if (is_within(root, folder)) return;
   const bool holds_a_private_folder = std::any_of(private_folders.begin(), private_folders.end(),
@@ -140,7 +141,8 @@ void add_readable(const std::string& root, const std::vector<std::string>& priva
   }
   std::error_code error;
   if (depth > 32 || !std::filesystem::is_directory(root, error)) return;
-  for (const auto& entry : std::filesystem::directory_iterator(root, std::filesystem::directory_options::skip_permission_denied, error)) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(root, std::filesystem::directory_options::skip_permission_denied, error)) {
     const std::filesystem::path found = std::filesystem::weakly_canonical(entry.path(), error);
     if (!error) add_readable(found.string(), private_folders, readable, depth + 1);
   }
@@ -152,7 +154,8 @@ std::string checkout_of_this_program() {
   std::error_code error;
   for (std::filesystem::path folder = std::filesystem::read_symlink("/proc/self/exe", error).parent_path();
        !error && folder.has_relative_path(); folder = folder.parent_path())
-    if (std::filesystem::is_regular_file(folder / "CMakePresets.json", error) && std::filesystem::is_directory(folder / "grader", error))
+    if (std::filesystem::is_regular_file(folder / "CMakePresets.json", error) &&
+        std::filesystem::is_directory(folder / "grader", error))
       return folder.string();
   return "";
 }
@@ -167,7 +170,8 @@ std::vector<std::string> what_a_planner_may_read() {
     for (std::string folder; std::getline(folders, folder, ':');)
       if (!folder.empty()) private_folders.push_back(std::filesystem::weakly_canonical(folder).string());
   }
-  std::vector<std::string> roots = {"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/dev", "/proc", "/sys"};
+  std::vector<std::string> roots = {"/usr",  "/lib", "/lib32", "/lib64", "/libx32", "/bin",
+                                    "/sbin", "/etc", "/dev",   "/proc",  "/sys"};
 #ifdef WORKBOOK_CUDA_LIBRARY_DIR
   roots.push_back(WORKBOOK_CUDA_LIBRARY_DIR);  // where the toolkit is not under /usr (/opt/cuda)
 #endif
@@ -182,9 +186,7 @@ std::vector<std::string> what_a_planner_may_read() {
   return readable;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 int landlock_version() {
   const long version = ::syscall(kLandlockCreateRuleset, nullptr, 0, 1u /* LANDLOCK_CREATE_RULESET_VERSION */);
@@ -196,10 +198,11 @@ namespace {
 // In the child, between fork and exec: open() and system calls only. False when Landlock is there
 // but the rules could not be made. `readable`: what_a_planner_may_read(); `binary`: the planner's own;
 // `told`: a file a proof tells its mutant through, or null.
-bool confine_to_its_folder(int version, const std::vector<std::string>& readable, const char* binary, const char* told) {
+bool confine_to_its_folder(int version, const std::vector<std::string>& readable, const char* binary,
+                           const char* told) {
   if (version == 0) return true;  // not there: the judge says so in the log (start_judging(), judge.cpp)
-  std::uint64_t writes = kWriteFile | kRemoveDir | kRemoveFile | kMakeChar | kMakeDir | kMakeReg | kMakeSock | kMakeFifo |
-                         kMakeBlock | kMakeSym;
+  std::uint64_t writes = kWriteFile | kRemoveDir | kRemoveFile | kMakeChar | kMakeDir | kMakeReg | kMakeSock |
+                         kMakeFifo | kMakeBlock | kMakeSym;
   if (version >= 2) writes |= kRefer;
   if (version >= 3) writes |= kTruncate;
   constexpr std::uint64_t reads = kExecute | kReadFile | kReadDir;
@@ -253,7 +256,8 @@ pid_t start_in_a_namespace_of_its_own(bool& contained) {
 }  // namespace
 
 void adopt_what_planners_leave() {
-  if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) throw std::runtime_error("the judge could not adopt its planners' orphans");
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+    throw std::runtime_error("the judge could not adopt its planners' orphans");
 }
 
 std::string end_every_child() {
@@ -312,8 +316,10 @@ std::vector<char*> planner_environment(std::string& proof_channel) {
   // set) or onto the other pipe.
   ::setpgid(0, 0);  // a group of its own, which everything it starts joins unless it leaves
   const int requests = ::fcntl(requests_end, F_DUPFD_CLOEXEC, 10), plans = ::fcntl(plans_end, F_DUPFD_CLOEXEC, 10);
-  if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0) ::_exit(exit_code::kPlannerNotStarted);
-  if (::dup2(prints_end, 1) < 0 || ::dup2(prints_end, 2) < 0) ::_exit(exit_code::kPlannerNotStarted);  // its prints: to the judge, labelled
+  if (requests < 0 || plans < 0 || ::dup2(requests, 3) < 0 || ::dup2(plans, 4) < 0)
+    ::_exit(exit_code::kPlannerNotStarted);
+  if (::dup2(prints_end, 1) < 0 || ::dup2(prints_end, 2) < 0)
+    ::_exit(exit_code::kPlannerNotStarted);  // its prints: to the judge, labelled
   if (::syscall(SYS_close_range, 5u, ~0u, 0u) != 0) ::_exit(exit_code::kPlannerNotStarted);
   if (!close_to_the_gpu()) ::_exit(kNotClosedToTheGpu);  // sets no_new_privs, which Landlock needs too
   if (!confine_to_its_folder(landlock, readable, argv[0], proof_channel.empty() ? nullptr : proof_channel.c_str()))
@@ -358,7 +364,9 @@ PlannerProcess::PlannerProcess(const std::vector<std::string>& command, Answerer
   const int landlock = landlock_version();
   const std::vector<std::string> readable = landlock > 0 ? what_a_planner_may_read() : std::vector<std::string>{};
   pid_ = start_in_a_namespace_of_its_own(contained_);
-  if (pid_ == 0) become_the_planner(to_planner[0], from_planner[1], printed[1], landlock, readable, argv, environment, proof_channel);
+  if (pid_ == 0)
+    become_the_planner(to_planner[0], from_planner[1], printed[1], landlock, readable, argv, environment,
+                       proof_channel);
   if (pid_ > 0) {
     ::setpgid(pid_, pid_);  // as the child does, so that the group exists whichever runs first
     group_ = pid_;
@@ -479,11 +487,12 @@ plan::Plan PlannerProcess::call(const plan::Request& request) {
     for (message = plan::receive_message(plans_, planner_alive); message && plan::is_question(*message);
          message = plan::receive_message(plans_, planner_alive)) {
       const plan::Question question = plan::decode_question(*message);  // std::invalid_argument when malformed
-      plan::send_message(requests_, plan::encode(answer_ ? answer_(question) : plan::Reply{100 /* cudaErrorNoDevice */, {}}));
+      plan::send_message(requests_,
+                         plan::encode(answer_ ? answer_(question) : plan::Reply{100 /* cudaErrorNoDevice */, {}}));
     }
   } catch (const std::invalid_argument& error) {
-    throw std::runtime_error("the planner asked the judge something that is not a question (" + std::string(error.what()) +
-                             ") while " + request.function + " ran");
+    throw std::runtime_error("the planner asked the judge something that is not a question (" +
+                             std::string(error.what()) + ") while " + request.function + " ran");
   } catch (const std::runtime_error&) {
     message.reset();
   }

@@ -11,8 +11,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "arguments.h"

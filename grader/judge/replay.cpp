@@ -27,7 +27,8 @@ Function driver_function(const char* name) {
   const cudaError_t error = cudaGetDriverEntryPoint(name, &function, cudaEnableDefault, &status);
 #endif
   if (error != cudaSuccess || status != cudaDriverEntryPointSuccess || function == nullptr)
-    throw std::runtime_error(std::string("the CUDA driver has no ") + name + ": a driver for CUDA 12.4 or newer is needed");
+    throw std::runtime_error(std::string("the CUDA driver has no ") + name +
+                             ": a driver for CUDA 12.4 or newer is needed");
   return reinterpret_cast<Function>(function);
 }
 
@@ -37,22 +38,28 @@ struct Driver {
   decltype(&cuGetErrorString) error_string = driver_function<decltype(&cuGetErrorString)>("cuGetErrorString");
   decltype(&cuLibraryLoadData) load = driver_function<decltype(&cuLibraryLoadData)>("cuLibraryLoadData");
   decltype(&cuLibraryUnload) unload = driver_function<decltype(&cuLibraryUnload)>("cuLibraryUnload");
-  decltype(&cuLibraryGetKernelCount) kernel_count = driver_function<decltype(&cuLibraryGetKernelCount)>("cuLibraryGetKernelCount");
-  decltype(&cuLibraryEnumerateKernels) kernels = driver_function<decltype(&cuLibraryEnumerateKernels)>("cuLibraryEnumerateKernels");
+  decltype(&cuLibraryGetKernelCount) kernel_count =
+      driver_function<decltype(&cuLibraryGetKernelCount)>("cuLibraryGetKernelCount");
+  decltype(&cuLibraryEnumerateKernels) kernels =
+      driver_function<decltype(&cuLibraryEnumerateKernels)>("cuLibraryEnumerateKernels");
   decltype(&cuKernelGetName) kernel_name = driver_function<decltype(&cuKernelGetName)>("cuKernelGetName");
   decltype(&cuKernelGetParamInfo) parameter = driver_function<decltype(&cuKernelGetParamInfo)>("cuKernelGetParamInfo");
-  decltype(&cuKernelGetAttribute) get_attribute = driver_function<decltype(&cuKernelGetAttribute)>("cuKernelGetAttribute");
+  decltype(&cuKernelGetAttribute) get_attribute =
+      driver_function<decltype(&cuKernelGetAttribute)>("cuKernelGetAttribute");
   decltype(&cuKernelGetFunction) function = driver_function<decltype(&cuKernelGetFunction)>("cuKernelGetFunction");
   decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy =
-      driver_function<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  decltype(&cuKernelSetAttribute) set_attribute = driver_function<decltype(&cuKernelSetAttribute)>("cuKernelSetAttribute");
+      driver_function<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor)>(
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  decltype(&cuKernelSetAttribute) set_attribute =
+      driver_function<decltype(&cuKernelSetAttribute)>("cuKernelSetAttribute");
   decltype(&cuCtxGetDevice) context_device = driver_function<decltype(&cuCtxGetDevice)>("cuCtxGetDevice");
   decltype(&cuLaunchKernel) launch = driver_function<decltype(&cuLaunchKernel)>("cuLaunchKernel");
   decltype(&cuLibraryGetGlobal) global = driver_function<decltype(&cuLibraryGetGlobal)>("cuLibraryGetGlobal");
   decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) occupancy_with_flags =
       driver_function<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)>(
           "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
-  decltype(&cuTensorMapEncodeTiled) encode_tensor_map = driver_function<decltype(&cuTensorMapEncodeTiled)>("cuTensorMapEncodeTiled");
+  decltype(&cuTensorMapEncodeTiled) encode_tensor_map =
+      driver_function<decltype(&cuTensorMapEncodeTiled)>("cuTensorMapEncodeTiled");
 };
 const Driver& driver() {
   static const Driver functions;
@@ -118,7 +125,8 @@ std::vector<ModuleSpan> module_memory(const std::vector<PlacedVariable>& variabl
   std::sort(spans.begin(), spans.end(), [](const ModuleSpan& a, const ModuleSpan& b) { return a.at < b.at; });
   std::vector<ModuleSpan> merged;
   for (const ModuleSpan& span : spans) {
-    if (!merged.empty() && merged.back().by_kernel && span.by_kernel && span.at <= merged.back().at + merged.back().bytes) {
+    if (!merged.empty() && merged.back().by_kernel && span.by_kernel &&
+        span.at <= merged.back().at + merged.back().bytes) {
       ModuleSpan& last = merged.back();
       last.bytes = std::max(last.at + last.bytes, span.at + span.bytes) - last.at;
       continue;
@@ -191,14 +199,18 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
     readable = readable || !image.compressed;
     for (const GlobalsImage::Section& section : image.sections)
       for (const GlobalsImage::Symbol& symbol : section.symbols) {
-        if (found.contains(symbol.name) || std::find(not_found.begin(), not_found.end(), symbol.name) != not_found.end()) continue;
+        if (found.contains(symbol.name) ||
+            std::find(not_found.begin(), not_found.end(), symbol.name) != not_found.end())
+          continue;
         PlacedVariable where{.bank = bank_of(section.name)};
-        if (driver().global(&where.at, &where.bytes, library, symbol.name.c_str()) == CUDA_SUCCESS) found[symbol.name] = where;
+        if (driver().global(&where.at, &where.bytes, library, symbol.name.c_str()) == CUDA_SUCCESS)
+          found[symbol.name] = where;
         else not_found.push_back(symbol.name);
       }
   }
   if (!readable && !images.empty()) {  // nvcc leaves machine code uncompressed unless asked (-Xfatbin -compress-all)
-    globals_unknown_ = "the machine code of " + object + " is compressed: the judge cannot read its __device__ variables";
+    globals_unknown_ =
+        "the machine code of " + object + " is compressed: the judge cannot read its __device__ variables";
     return;
   }
   if (found.empty() && not_found.empty()) return;  // no variable a kernel could keep anything in
@@ -222,7 +234,8 @@ void StudentKernels::keep_globals(CUlibrary library, const std::string& fat_bina
         for (const GlobalsImage::Symbol& symbol : section.symbols)
           if (!found.contains(symbol.name)) {
             if (!base) agrees = false;
-            else missing.push_back({*base + symbol.offset, static_cast<std::size_t>(symbol.bytes), bank_of(section.name)});
+            else
+              missing.push_back({*base + symbol.offset, static_cast<std::size_t>(symbol.bytes), bank_of(section.name)});
           }
       }
       if (!agrees) continue;
@@ -253,7 +266,8 @@ void StudentKernels::copy(void* to, const void* from, const GlobalSection& secti
 
 void StudentKernels::restore_globals(cudaStream_t stream) const {
   if (!globals_unknown_.empty()) throw std::runtime_error(globals_unknown_);
-  for (const GlobalSection& section : globals_) copy(reinterpret_cast<void*>(section.at), section.as_loaded, section, stream);
+  for (const GlobalSection& section : globals_)
+    copy(reinterpret_cast<void*>(section.at), section.as_loaded, section, stream);
 }
 
 StudentKernels::~StudentKernels() {
@@ -301,8 +315,9 @@ std::optional<KernelResources> StudentKernels::resources(const LaunchRecord& lau
   CUfunction function = nullptr;
   check(driver().function(&function, handle), "finding " + named->second + " in this context");
   int blocks = 0;
-  check(driver().occupancy(&blocks, function, static_cast<int>(launch.threads_per_block()), launch.dynamic_shared_bytes),
-        "the occupancy of " + named->second);
+  check(
+      driver().occupancy(&blocks, function, static_cast<int>(launch.threads_per_block()), launch.dynamic_shared_bytes),
+      "the occupancy of " + named->second);
   return resources_from(named->second, attribute(CU_FUNC_ATTRIBUTE_NUM_REGS),
                         static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)),
                         static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)), launch, blocks);
@@ -336,7 +351,8 @@ plan::Reply StudentKernels::answer(const plan::Question& question) const {
       case Kind::kDeviceAttribute: {
         if (question.numbers.size() != 1) return runtime_error(cudaErrorInvalidValue);
         int value = 0;
-        const cudaError_t error = cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(question.numbers[0]), device);
+        const cudaError_t error =
+            cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(question.numbers[0]), device);
         (void)cudaGetLastError();  // a refused attribute is the planner's error, not the judge's next call's
         return error == cudaSuccess ? plan::Reply{0, bytes_of(value)} : runtime_error(error);
       }
@@ -380,7 +396,8 @@ plan::Reply StudentKernels::answer(const plan::Question& question) const {
             a.strides, a.box, a.element_strides, static_cast<CUtensorMapInterleave>(a.interleave),
             static_cast<CUtensorMapSwizzle>(a.swizzle), static_cast<CUtensorMapL2promotion>(a.l2_promotion),
             static_cast<CUtensorMapFloatOOBfill>(a.oob_fill));
-        return result == CUDA_SUCCESS ? plan::Reply{0, bytes_of(map)} : plan::Reply{static_cast<std::int32_t>(result), {}};
+        return result == CUDA_SUCCESS ? plan::Reply{0, bytes_of(map)}
+                                      : plan::Reply{static_cast<std::int32_t>(result), {}};
       }
     }
   } catch (const std::exception&) {
@@ -403,10 +420,11 @@ void StudentKernels::replay(const plan::Plan& plan, cudaStream_t stream) const {
       }
       for (auto& slot : storage) arguments.push_back(slot.data());
       mark_launch(stream);  // an event only while the grader times each launch (launch_log.h)
-      check(driver().launch(reinterpret_cast<CUfunction>(kernel.handle), launch->grid.x, launch->grid.y, launch->grid.z,
-                           launch->block.x, launch->block.y, launch->block.z, launch->dynamic_shared_bytes,
-                           reinterpret_cast<CUstream>(stream), arguments.empty() ? nullptr : arguments.data(), nullptr),
-            "launching " + launch->kernel);
+      check(
+          driver().launch(reinterpret_cast<CUfunction>(kernel.handle), launch->grid.x, launch->grid.y, launch->grid.z,
+                          launch->block.x, launch->block.y, launch->block.z, launch->dynamic_shared_bytes,
+                          reinterpret_cast<CUstream>(stream), arguments.empty() ? nullptr : arguments.data(), nullptr),
+          "launching " + launch->kernel);
     } else if (const auto* upload = std::get_if<plan::Upload>(&operation)) {
       if (cudaMemcpyAsync(reinterpret_cast<void*>(upload->destination), upload->bytes.data(), upload->bytes.size(),
                           cudaMemcpyHostToDevice, stream) != cudaSuccess)

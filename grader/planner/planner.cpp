@@ -24,7 +24,8 @@ JudgeChannel& judge_channel() {
 plan::Reply ask_the_judge(const plan::Question& question) {
   try {
     plan::send_message(judge_channel().out, plan::encode(question));
-    if (const std::optional<std::string> reply = plan::receive_message(judge_channel().in)) return plan::decode_reply(*reply);
+    if (const std::optional<std::string> reply = plan::receive_message(judge_channel().in))
+      return plan::decode_reply(*reply);
   } catch (const std::exception&) {
   }
   return {static_cast<std::int32_t>(cudaErrorNoDevice), {}};
@@ -67,7 +68,8 @@ plan::Plan plan_of_recorded_launches(const KernelNamer& name_of) {
     launch.grid = {record.grid.x, record.grid.y, record.grid.z};
     launch.block = {record.block.x, record.block.y, record.block.z};
     launch.dynamic_shared_bytes = static_cast<std::uint32_t>(record.dynamic_shared_bytes);
-    for (const std::vector<unsigned char>& argument : record.arguments) launch.arguments.emplace_back(argument.begin(), argument.end());
+    for (const std::vector<unsigned char>& argument : record.arguments)
+      launch.arguments.emplace_back(argument.begin(), argument.end());
     plan.operations.emplace_back(std::move(launch));
   }
   copies_until(recorded_launches().size());
@@ -82,7 +84,8 @@ void serve_plans(int in, int out, const std::vector<StudentFunction>& functions,
     const StudentFunction* called = nullptr;
     for (const StudentFunction& function : functions)
       if (function.name == request.function) called = &function;
-    if (called == nullptr) throw std::runtime_error("the judge asked for " + request.function + ", which this lab does not have");
+    if (called == nullptr)
+      throw std::runtime_error("the judge asked for " + request.function + ", which this lab does not have");
     plan::send_message(out, plan::encode(called->plan_call(request.problem, stream, name_of)));
   }
 }

@@ -1,5 +1,5 @@
-// The planner's cudaMemcpyAsync and cudaMemsetAsync (and cudaMemcpy and cudaMemset), and its kernel launches: linked into every
-// planner with the linker's --wrap, so that a launcher's calls of them reach these. While planning
+// The planner's cudaMemcpyAsync and cudaMemsetAsync (and cudaMemcpy and cudaMemset), and its kernel launches: linked
+// into every planner with the linker's --wrap, so that a launcher's calls of them reach these. While planning
 // (planning_launches()), an upload from the host and a fill become operations of the plan, in their
 // place among the launches, and nothing is copied: the addresses are the judge's. Any other copy is
 // no part of a plan, and neither is a kernel launched past workbook::launch (<<<...>>> compiles to
@@ -39,11 +39,12 @@ cudaError_t __wrap_cudaMemcpyAsync(void* destination, const void* source, std::s
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDefault)
     throw std::runtime_error("cudaMemcpyAsync: a launcher may copy only from the host into the problem's buffers (" +
                              std::string(kind == cudaMemcpyDeviceToDevice ? "this copy is device to device: move data "
-                                                                             "on the GPU with a kernel of your own"
-                                                                           : "this copy reads device memory back") +
+                                                                            "on the GPU with a kernel of your own"
+                                                                          : "this copy reads device memory back") +
                              ")");
   const auto* first = static_cast<const std::uint8_t*>(source);
-  record(workbook::plan::Upload{reinterpret_cast<std::uint64_t>(destination), workbook::plan::Bytes(first, first + bytes)});
+  record(workbook::plan::Upload{reinterpret_cast<std::uint64_t>(destination),
+                                workbook::plan::Bytes(first, first + bytes)});
   return cudaSuccess;
 }
 
@@ -76,25 +77,26 @@ void __wrap___cudaRegisterFunction(void** module, const char* host_stub, char* d
                                    int thread_limit, uint3* thread_id, uint3* block_id, dim3* block, dim3* grid,
                                    int* warp_size) {
   if (host_stub != nullptr && device_name != nullptr) workbook::registered_kernels()[host_stub] = device_name;
-  __real___cudaRegisterFunction(module, host_stub, device_name, name_again, thread_limit, thread_id, block_id, block, grid,
-                                warp_size);
+  __real___cudaRegisterFunction(module, host_stub, device_name, name_again, thread_limit, thread_id, block_id, block,
+                                grid, warp_size);
 }
 
-cudaError_t __real_cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** arguments, std::size_t shared_bytes,
-                                    cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** arguments,
+                                    std::size_t shared_bytes, cudaStream_t stream);
 cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* kernel, void** arguments);
 cudaError_t __real_cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** arguments,
                                                std::size_t shared_bytes, cudaStream_t stream);
 
 [[noreturn]] void refuse_launch_past_workbook_launch(const char* how) {
-  throw std::runtime_error(std::string("a kernel was launched with ") + how +
-                           ", past workbook::launch: the grader runs only the launches workbook::launch records. "
-                           "Launch every kernel with workbook::launch(kernel, grid, block, dynamic_shared_bytes, stream, "
-                           "args...) on the stream your launcher is given");
+  throw std::runtime_error(
+      std::string("a kernel was launched with ") + how +
+      ", past workbook::launch: the grader runs only the launches workbook::launch records. "
+      "Launch every kernel with workbook::launch(kernel, grid, block, dynamic_shared_bytes, stream, "
+      "args...) on the stream your launcher is given");
 }
 
-cudaError_t __wrap_cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** arguments, std::size_t shared_bytes,
-                                    cudaStream_t stream) {
+cudaError_t __wrap_cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** arguments,
+                                    std::size_t shared_bytes, cudaStream_t stream) {
   if (workbook::planning_launches()) refuse_launch_past_workbook_launch("<<<...>>> or cudaLaunchKernel");
   return __real_cudaLaunchKernel(kernel, grid, block, arguments, shared_bytes, stream);
 }

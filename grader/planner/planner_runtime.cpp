@@ -129,7 +129,8 @@ cudaError_t __wrap_cudaFuncSetCacheConfig(const void* kernel, cudaFuncCache) {
 }
 
 cudaError_t __wrap_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* kernel, int threads,
-                                                                          std::size_t dynamic_shared_bytes, unsigned flags) {
+                                                                          std::size_t dynamic_shared_bytes,
+                                                                          unsigned flags) {
   const std::string name = name_of_kernel(kernel);
   if (name.empty()) return cudaErrorInvalidDeviceFunction;
   if (threads <= 0) return cudaErrorInvalidValue;
@@ -145,8 +146,8 @@ cudaError_t __wrap_cudaGetDriverEntryPoint(const char* symbol, void** function, 
                                            cudaDriverEntryPointQueryResult* status) {
   return entry_point(symbol, function, status);
 }
-cudaError_t __wrap_cudaGetDriverEntryPointByVersion(const char* symbol, void** function, unsigned int, unsigned long long,
-                                                    cudaDriverEntryPointQueryResult* status) {
+cudaError_t __wrap_cudaGetDriverEntryPointByVersion(const char* symbol, void** function, unsigned int,
+                                                    unsigned long long, cudaDriverEntryPointQueryResult* status) {
   return entry_point(symbol, function, status);
 }
 
@@ -156,7 +157,9 @@ cudaError_t __wrap_cudaStreamCreate(cudaStream_t* stream) {
   return cudaSuccess;
 }
 cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) { return __wrap_cudaStreamCreate(stream); }
-cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) { return __wrap_cudaStreamCreate(stream); }
+cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) {
+  return __wrap_cudaStreamCreate(stream);
+}
 cudaError_t __wrap_cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 cudaError_t __wrap_cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }  // nothing runs here
 cudaError_t __wrap_cudaDeviceSynchronize() { return cudaSuccess; }
@@ -177,8 +180,9 @@ cudaError_t __wrap_cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
 cudaError_t __wrap_cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 
 cudaError_t __wrap_cudaMalloc(void**, std::size_t) {
-  throw std::runtime_error("cudaMalloc: a launcher allocates no device memory (the grader replays its launches where "
-                           "that memory would not exist): use the workspace its problem gives");
+  throw std::runtime_error(
+      "cudaMalloc: a launcher allocates no device memory (the grader replays its launches where "
+      "that memory would not exist): use the workspace its problem gives");
 }
 cudaError_t __wrap_cudaFree(void* pointer) {
   if (pointer == nullptr) return cudaSuccess;  // cudaFree(nullptr), to start CUDA: there is nothing to start

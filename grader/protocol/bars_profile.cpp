@@ -49,6 +49,8 @@ std::string bar_line(const std::string& step, std::size_t requirement_number, co
          two_decimals(bar.min_percent_of_reference);
 }
 
-std::string reference_line(const std::string& key, double value) { return "reference " + key + ' ' + two_decimals(value); }
+std::string reference_line(const std::string& key, double value) {
+  return "reference " + key + ' ' + two_decimals(value);
+}
 
 }  // namespace workbook

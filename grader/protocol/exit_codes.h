@@ -32,8 +32,8 @@ inline constexpr int kKilled = 137;
 inline constexpr int kSanitizerFoundErrors = 86;
 
 // A planner (plan_NN_topic_KIND) to the judge that started it, before it could plan anything.
-inline constexpr int kPlannerNotConfined = 125;       // Landlock refused the rules on its writes
+inline constexpr int kPlannerNotConfined = 125;        // Landlock refused the rules on its writes
 inline constexpr int kPlannerNotClosedToTheGpu = 126;  // the kernel refused its seccomp filter
-inline constexpr int kPlannerNotStarted = 127;        // its descriptors could not be set, or exec failed
+inline constexpr int kPlannerNotStarted = 127;         // its descriptors could not be set, or exec failed
 
 }  // namespace workbook::exit_code

@@ -90,7 +90,9 @@ class Reader {
   void end() {
     if (at_ != in_.size()) fail(std::to_string(in_.size() - at_) + " bytes follow its end");
   }
-  [[noreturn]] static void fail(const std::string& why) { throw std::invalid_argument("a malformed plan message: " + why); }
+  [[noreturn]] static void fail(const std::string& why) {
+    throw std::invalid_argument("a malformed plan message: " + why);
+  }
 
  private:
   void need(std::uint64_t count) {
@@ -110,10 +112,13 @@ std::string hex(std::uint64_t value) {
   return text.str();
 }
 
-std::string shape(const Extent& e) { return std::to_string(e.x) + " x " + std::to_string(e.y) + " x " + std::to_string(e.z); }
+std::string shape(const Extent& e) {
+  return std::to_string(e.x) + " x " + std::to_string(e.y) + " x " + std::to_string(e.z);
+}
 
 // The destination of an upload or fill must lie inside one buffer the judge gave.
-std::string outside_every_buffer(const char* what, std::uint64_t address, std::uint64_t bytes, const std::vector<Buffer>& given) {
+std::string outside_every_buffer(const char* what, std::uint64_t address, std::uint64_t bytes,
+                                 const std::vector<Buffer>& given) {
   if (bytes == 0) return "";
   for (const Buffer& buffer : given)
     if (inside(buffer, address, bytes)) return "";
@@ -124,13 +129,14 @@ std::string outside_every_buffer(const char* what, std::uint64_t address, std::u
          "): copy and fill only into the problem's own arrays and workspace";
 }
 
-std::string launch_defect(const KernelLaunch& launch, const DeviceLimits& limits, const ParameterSizes& parameter_sizes) {
+std::string launch_defect(const KernelLaunch& launch, const DeviceLimits& limits,
+                          const ParameterSizes& parameter_sizes) {
   const std::optional<std::vector<std::size_t>> sizes = parameter_sizes(launch.kernel);
   if (!sizes)
     return "kernel " + launch.kernel + " is not one of your file's kernels: launch only kernels your file defines";
   if (sizes->size() != launch.arguments.size())
-    return "kernel " + launch.kernel + " takes " + std::to_string(sizes->size()) + " arguments, but the launch passed " +
-           std::to_string(launch.arguments.size());
+    return "kernel " + launch.kernel + " takes " + std::to_string(sizes->size()) +
+           " arguments, but the launch passed " + std::to_string(launch.arguments.size());
   for (std::size_t i = 0; i < sizes->size(); ++i)
     if ((*sizes)[i] != launch.arguments[i].size())
       return "kernel " + launch.kernel + ": argument " + std::to_string(i + 1) + " is " + std::to_string((*sizes)[i]) +
@@ -138,7 +144,8 @@ std::string launch_defect(const KernelLaunch& launch, const DeviceLimits& limits
   const Extent& b = launch.block;
   const Extent& g = launch.grid;
   if (b.count() == 0 || g.count() == 0) return "kernel " + launch.kernel + ": a grid or block of 0 threads";
-  if (b.count() > limits.max_threads_per_block || b.x > limits.max_block.x || b.y > limits.max_block.y || b.z > limits.max_block.z)
+  if (b.count() > limits.max_threads_per_block || b.x > limits.max_block.x || b.y > limits.max_block.y ||
+      b.z > limits.max_block.z)
     return "kernel " + launch.kernel + ": a block of " + shape(b) + " threads is more than this GPU allows (" +
            std::to_string(limits.max_threads_per_block) + " threads, " + shape(limits.max_block) + ")";
   if (g.x > limits.max_grid.x || g.y > limits.max_grid.y || g.z > limits.max_grid.z)
@@ -194,7 +201,8 @@ Plan decode_plan(std::string_view bytes) {
   plan.not_implemented = not_implemented == 1;
   plan.answer = in.bytes();
   const std::uint64_t count = in.number<std::uint64_t>();
-  if (count > kMaxOperations) Reader::fail(std::to_string(count) + " operations, more than " + std::to_string(kMaxOperations));
+  if (count > kMaxOperations)
+    Reader::fail(std::to_string(count) + " operations, more than " + std::to_string(kMaxOperations));
   for (std::uint64_t k = 0; k < count; ++k) {
     switch (in.number<std::uint8_t>()) {
       case kLaunchTag: {
@@ -224,8 +232,7 @@ Plan decode_plan(std::string_view bytes) {
         plan.operations.emplace_back(fill);
         break;
       }
-      default:
-        Reader::fail("an operation of no known kind");
+      default: Reader::fail("an operation of no known kind");
     }
   }
   in.end();
@@ -342,8 +349,9 @@ std::optional<std::string> receive_message(int fd, const std::function<bool()>& 
   if (!read_exactly(length_bytes, sizeof length_bytes, true)) return std::nullopt;
   Reader length_reader(std::string_view(length_bytes, sizeof length_bytes));
   const std::uint64_t length = length_reader.number<std::uint64_t>();
-  if (length > kMaxBytes) throw std::runtime_error("a message of " + std::to_string(length) + " bytes was announced, more than " +
-                                                   std::to_string(kMaxBytes));
+  if (length > kMaxBytes)
+    throw std::runtime_error("a message of " + std::to_string(length) + " bytes was announced, more than " +
+                             std::to_string(kMaxBytes));
   std::string message(length, '\0');
   read_exactly(message.data(), length, false);
   return message;
@@ -354,11 +362,15 @@ std::string defect(const Plan& plan, const std::vector<Buffer>& given, const Dev
   for (std::size_t k = 0; k < plan.operations.size(); ++k) {
     const Operation& operation = plan.operations[k];
     std::string why;
-    if (const auto* launch = std::get_if<KernelLaunch>(&operation)) why = launch_defect(*launch, limits, parameter_sizes);
+    if (const auto* launch = std::get_if<KernelLaunch>(&operation))
+      why = launch_defect(*launch, limits, parameter_sizes);
     else if (const auto* upload = std::get_if<Upload>(&operation))
       why = outside_every_buffer("a copy", upload->destination, upload->bytes.size(), given);
-    else why = outside_every_buffer("a fill", std::get<Fill>(operation).destination, std::get<Fill>(operation).bytes, given);
-    if (!why.empty()) return "operation " + std::to_string(k + 1) + " of " + std::to_string(plan.operations.size()) + ": " + why;
+    else
+      why =
+          outside_every_buffer("a fill", std::get<Fill>(operation).destination, std::get<Fill>(operation).bytes, given);
+    if (!why.empty())
+      return "operation " + std::to_string(k + 1) + " of " + std::to_string(plan.operations.size()) + ": " + why;
   }
   return "";
 }
@@ -380,7 +392,9 @@ std::string tensor_map_outside(const TensorMapArguments& map, const std::vector<
     bytes += map.strides[d - 1] * (map.dims[d] - 1);
   }
   const std::string why = outside_every_buffer("a tensor map", map.address, bytes, given);
-  return why.empty() ? "" : why.substr(0, why.find(": copy and fill")) + ": describe only the problem's own arrays and workspace";
+  return why.empty()
+             ? ""
+             : why.substr(0, why.find(": copy and fill")) + ": describe only the problem's own arrays and workspace";
 }
 
 const Plan* Book::find(const Key& key) const {

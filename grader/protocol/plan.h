@@ -55,9 +55,9 @@ using Operation = std::variant<KernelLaunch, Upload, Fill>;
 
 struct Plan {
   std::vector<Operation> operations;  // in the order the launcher asked for them
-  Bytes answer;         // what a host-only function returned (a workspace size, 01.3's occupancy)
-  std::string failure;  // the launcher threw: its message. Then nothing of the plan is replayed
-  bool not_implemented = false;  // what it threw was workbook::NotImplemented (a TODO left open)
+  Bytes answer;                       // what a host-only function returned (a workspace size, 01.3's occupancy)
+  std::string failure;                // the launcher threw: its message. Then nothing of the plan is replayed
+  bool not_implemented = false;       // what it threw was workbook::NotImplemented (a TODO left open)
   bool operator==(const Plan&) const = default;
 };
 
@@ -75,14 +75,14 @@ struct Request {
 // judge will launch it), and a tensor map of a buffer the judge gave (lab 04's copy engine).
 struct Question {
   enum class Kind : std::uint8_t {
-    kDeviceAttribute = 1,     // numbers: {the cudaDeviceAttr}; the answer: an int
-    kDeviceProperties = 2,    // the answer: the cudaDeviceProp
-    kKernelAttributes = 3,    // kernel; the answer: its cudaFuncAttributes
-    kOccupancy = 4,           // kernel; numbers: {threads per block, dynamic shared bytes, flags}; the answer: an int
-    kTensorMap = 5,           // bytes: cuTensorMapEncodeTiled's arguments (planner_runtime.cpp); the answer: the map
+    kDeviceAttribute = 1,   // numbers: {the cudaDeviceAttr}; the answer: an int
+    kDeviceProperties = 2,  // the answer: the cudaDeviceProp
+    kKernelAttributes = 3,  // kernel; the answer: its cudaFuncAttributes
+    kOccupancy = 4,         // kernel; numbers: {threads per block, dynamic shared bytes, flags}; the answer: an int
+    kTensorMap = 5,         // bytes: cuTensorMapEncodeTiled's arguments (planner_runtime.cpp); the answer: the map
   };
   Kind kind = Kind::kDeviceAttribute;
-  std::string kernel;                  // as the driver names it
+  std::string kernel;  // as the driver names it
   std::vector<std::uint64_t> numbers;
   Bytes bytes;
   bool operator==(const Question&) const = default;

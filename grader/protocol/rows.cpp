@@ -79,11 +79,23 @@ std::string defence_named_in(const std::string& reason) {
 }
 
 std::string to_line(const StepRow& r) {
-  const std::string fields[kFields] = {
-      clean(r.lab), clean(r.step), clean(r.measured_at), name_of(r.verdict), number(r.time_ms),
-      number(r.rate), clean(r.rate_unit), number(r.percent_of_peak), number(r.speedup),
-      number(r.occupancy_percent), std::to_string(r.registers), std::to_string(r.shared_bytes),
-      std::to_string(r.local_bytes), clean(r.bar), clean(r.reason), clean(r.reference), clean(r.defence)};
+  const std::string fields[kFields] = {clean(r.lab),
+                                       clean(r.step),
+                                       clean(r.measured_at),
+                                       name_of(r.verdict),
+                                       number(r.time_ms),
+                                       number(r.rate),
+                                       clean(r.rate_unit),
+                                       number(r.percent_of_peak),
+                                       number(r.speedup),
+                                       number(r.occupancy_percent),
+                                       std::to_string(r.registers),
+                                       std::to_string(r.shared_bytes),
+                                       std::to_string(r.local_bytes),
+                                       clean(r.bar),
+                                       clean(r.reason),
+                                       clean(r.reference),
+                                       clean(r.defence)};
   std::string line;
   for (int i = 0; i < kFields; ++i) line += (i ? "\t" : "") + fields[i];
   return line;
@@ -193,7 +205,8 @@ std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
         verdict.summary = row.reason;
       else
         verdict.summary = row.bar + ": measured " + fixed(row.speedup, 2) + "x, " + fixed(row.percent_of_peak, 1) +
-                          "% of " + (row.reference.empty() ? "the reference" : row.reference) + " at " + row.measured_at;
+                          "% of " + (row.reference.empty() ? "the reference" : row.reference) + " at " +
+                          row.measured_at;
     }
   }
   return result;
@@ -204,8 +217,8 @@ void print_table(std::ostream& out, const std::vector<StepRow>& given_rows, Tabl
   // then those of what is printed.
   std::vector<StepRow> rows = given_rows;
   for (StepRow& row : rows)
-    for (std::string* text : {&row.lab, &row.step, &row.measured_at, &row.rate_unit, &row.reference, &row.bar, &row.reason,
-                              &row.defence})
+    for (std::string* text :
+         {&row.lab, &row.step, &row.measured_at, &row.rate_unit, &row.reference, &row.bar, &row.reason, &row.defence})
       *text = line_as_data(*text);
   const bool full = table == Table::kFull;
   std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% ref", "speedup", "occup.", "regs"};
@@ -214,9 +227,12 @@ void print_table(std::ostream& out, const std::vector<StepRow>& given_rows, Tabl
   std::vector<std::vector<std::string>> cells;
   for (const StepRow& r : rows) {
     const auto integer = [](int v) { return v < 0 ? std::string("-") : std::to_string(v); };
-    std::vector<std::string> row = {full ? r.step : r.step.substr(0, r.step.find(' ')), r.measured_at,
-                                    fixed(r.time_ms, 3), std::isnan(r.rate) ? "-" : fixed(r.rate, 0) + " " + r.rate_unit,
-                                    fixed(r.percent_of_peak, 1), std::isnan(r.speedup) ? "-" : fixed(r.speedup, 2) + "x",
+    std::vector<std::string> row = {full ? r.step : r.step.substr(0, r.step.find(' ')),
+                                    r.measured_at,
+                                    fixed(r.time_ms, 3),
+                                    std::isnan(r.rate) ? "-" : fixed(r.rate, 0) + " " + r.rate_unit,
+                                    fixed(r.percent_of_peak, 1),
+                                    std::isnan(r.speedup) ? "-" : fixed(r.speedup, 2) + "x",
                                     std::isnan(r.occupancy_percent) ? "-" : short_number(r.occupancy_percent) + "%",
                                     integer(r.registers)};
     if (full) row.insert(row.end(), {integer(r.shared_bytes), integer(r.local_bytes), r.bar.empty() ? "-" : r.bar});

@@ -32,7 +32,7 @@ struct StepRow {
   std::string measured_at;  // the condition of this row, e.g. "occupancy 6.25%"
   Verdict verdict = Verdict::kInfo;
   double time_ms = kNotMeasured;
-  double rate = kNotMeasured;            // in rate_unit
+  double rate = kNotMeasured;  // in rate_unit
   std::string rate_unit = "GB/s";
   double percent_of_peak = kNotMeasured;  // of `reference`, measured in the same run
   std::string reference;                  // what percent_of_peak is of: "cudaMemcpy", "cuBLAS"
@@ -55,8 +55,8 @@ struct StepRow {
 // learns its `defence` where it is made.
 std::string defence_named_in(const std::string& reason);
 
-std::string to_line(const StepRow& row);  // one line, tab-separated, no newline
-StepRow from_line(const std::string& line);  // throws std::invalid_argument on a malformed line
+std::string to_line(const StepRow& row);                  // one line, tab-separated, no newline
+StepRow from_line(const std::string& line);               // throws std::invalid_argument on a malformed line
 std::vector<StepRow> read_rows(const std::string& path);  // missing file: no rows
 void append_rows(const std::string& path, const std::vector<StepRow>& rows);
 // The same, onto an open descriptor (--rows-fd: a file the runner opened, which the step does not own).

@@ -66,7 +66,8 @@ std::vector<StudentFunction> read_header(const std::string& header, const std::s
   if (!in) throw Refused{"cannot read " + header};
   static const std::regex opens(R"(^\s*namespace\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{)"),
       marked(R"(//\s*TODO\([0-9]+\.[0-9]+\))"),
-      declaration(R"(^\s*([A-Za-z_][A-Za-z0-9_:<>, ]*?[A-Za-z0-9_>])\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()]*)\)\s*;\s*//.*$)");
+      declaration(
+          R"(^\s*([A-Za-z_][A-Za-z0-9_:<>, ]*?[A-Za-z0-9_>])\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()]*)\)\s*;\s*//.*$)");
   std::vector<StudentFunction> functions;
   std::set<std::string> names;
   std::string space;
@@ -78,8 +79,10 @@ std::vector<StudentFunction> read_header(const std::string& header, const std::s
     if (std::regex_search(line, m, opens)) space = m[1];
     if (!std::regex_search(line, marked)) continue;
     if (!std::regex_match(line, m, declaration))
-      throw Refused{where + "a line marked TODO(NN.k) declares one function the student writes, whole on that line "
-                            "(`void f(const Problem& problem, cudaStream_t stream);  // TODO(NN.k)`); this one does not:\n  " + line};
+      throw Refused{where +
+                    "a line marked TODO(NN.k) declares one function the student writes, whole on that line "
+                    "(`void f(const Problem& problem, cudaStream_t stream);  // TODO(NN.k)`); this one does not:\n  " +
+                    line};
     StudentFunction f{space, m[1], m[2], m[3], {}};
     if (f.space.empty()) throw Refused{where + f.name + " is declared outside the lab's namespace"};
     try {
@@ -90,8 +93,9 @@ std::vector<StudentFunction> read_header(const std::string& header, const std::s
     int streams = 0;
     for (const Parameter& p : f.split) streams += p.type == "cudaStream_t";
     if (f.launches() ? streams != 1 : streams != 0)
-      throw Refused{where + f.name + ": a function the student writes either launches (returns void and takes one "
-                            "cudaStream_t) or answers (returns a value, takes no stream)"};
+      throw Refused{where + f.name +
+                    ": a function the student writes either launches (returns void and takes one "
+                    "cudaStream_t) or answers (returns a value, takes no stream)"};
     if (!names.insert(f.name).second) throw Refused{where + f.name + " is marked twice: one function per name"};
     functions.push_back(f);
   }
@@ -144,10 +148,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string included = std::filesystem::path(header).filename().string();
-  const std::string written = "// Written by the build from " + shown + " (grader/protocol/student_functions.cpp): do not edit.\n";
+  const std::string written =
+      "// Written by the build from " + shown + " (grader/protocol/student_functions.cpp): do not edit.\n";
 
   std::ostringstream planner;
-  planner << written << "// The functions the planner serves: each called here, with the judge's arguments, never in the judge.\n"
+  planner << written
+          << "// The functions the planner serves: each called here, with the judge's arguments, never in the judge.\n"
           << "#include \"" << included << "\"\n#include \"planner.h\"\n\n"
           << "const std::vector<workbook::StudentFunction>& workbook::lab_functions() {\n"
           << "  static const std::vector<StudentFunction> functions = {\n";
@@ -155,16 +161,15 @@ int main(int argc, char** argv) {
   planner << "  };\n  return functions;\n}\n";
 
   std::ostringstream judge;
-  judge << written << "// The judge's stand-ins: each asks the student's planner for itself by its own name (__func__).\n"
+  judge << written
+        << "// The judge's stand-ins: each asks the student's planner for itself by its own name (__func__).\n"
         << "#include \"judge.h\"\n#include \"" << included << "\"\n";
   for (const StudentFunction& f : functions) {
     // Defined by the qualified name, so that a signature other than the header's does not compile;
     // the result type after the name, where the lab's namespace names it.
     judge << "\nauto " << f.qualified() << "(" << f.parameters << ") -> " << f.result << " {\n";
-    if (f.launches())
-      judge << "  workbook::judged_launch(__func__, " << stream_of(f) << sent_arguments(f) << ");\n";
-    else
-      judge << "  return workbook::judged_answer<" << f.result << ">(__func__" << sent_arguments(f) << ");\n";
+    if (f.launches()) judge << "  workbook::judged_launch(__func__, " << stream_of(f) << sent_arguments(f) << ");\n";
+    else judge << "  return workbook::judged_answer<" << f.result << ">(__func__" << sent_arguments(f) << ");\n";
     judge << "}\n";
   }
   try {

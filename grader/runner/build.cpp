@@ -63,7 +63,7 @@ std::string nvcc_passes(const std::string& table) {
   // nvcc --time's rows, after a row of headings: source file, phase, its inputs, its output, the GPU
   // architecture, the tool, the time, its unit ("ms"). A phase's name is read from the second field,
   // so a source path with a comma in it loses its row rather than misreading one.
-  std::vector<std::string> order;  // each pass's name, as it first ran
+  std::vector<std::string> order;                                              // each pass's name, as it first ran
   std::map<std::string, std::vector<std::pair<std::string, double>>> seconds;  // pass -> (architecture, seconds)
   for (const std::string& line : lines_of(read_text(table))) {
     std::vector<std::string> fields;
@@ -90,7 +90,8 @@ std::string nvcc_passes(const std::string& table) {
     if (pass.ends_with(" (compiling)")) pass = "host compiler";
     if (!seconds.contains(pass)) order.push_back(pass);
     auto& runs = seconds[pass];
-    const auto same = std::find_if(runs.begin(), runs.end(), [&](const auto& run) { return run.first == architecture; });
+    const auto same =
+        std::find_if(runs.begin(), runs.end(), [&](const auto& run) { return run.first == architecture; });
     if (same == runs.end()) runs.emplace_back(architecture, ms / 1000.0);
     else same->second += ms / 1000.0;
   }
@@ -112,14 +113,20 @@ std::string configured_architectures(const std::string& build_dir) {
   std::smatch m;
   for (const std::string& line : lines_of(read_text(build_dir + "/CMakeCache.txt")))
     if (std::regex_match(line, m, entry)) return m[1];
-  throw Fatal(kExitFailed, build_dir + " is not configured (no CMAKE_CUDA_ARCHITECTURES in its CMakeCache.txt): ./workbook setup configures it");
+  throw Fatal(
+      kExitFailed,
+      build_dir +
+          " is not configured (no CMAKE_CUDA_ARCHITECTURES in its CMakeCache.txt): ./workbook setup configures it");
 }
 
 void Build::configure(const std::vector<std::string>& definitions) const {
   say("configuring (preset " + checkout_.preset + ")");
   // Never the preset's native here: the checkout's build asked this machine's GPUs once already.
-  std::vector<std::string> argv = {"cmake", "--preset", checkout_.preset, "-S", checkout_.root, "-B", build_dir_,
-                                   "-DCMAKE_CUDA_ARCHITECTURES=" + configured_architectures(checkout_.build_dir)};
+  std::vector<std::string> argv = {
+      "cmake",          "--preset",
+      checkout_.preset, "-S",
+      checkout_.root,   "-B",
+      build_dir_,       "-DCMAKE_CUDA_ARCHITECTURES=" + configured_architectures(checkout_.build_dir)};
   argv.insert(argv.end(), definitions.begin(), definitions.end());
   const std::string log = log_folder_ + "/configure.log";
   if (run({argv, {}, "", log}).status == 0) return;
@@ -162,8 +169,10 @@ void Build::show_warnings(const std::map<std::string, std::string>& file_of) con
     for (std::size_t i = 0; i < lines.size() && said.size() < 20; ++i) {
       const std::string& line = lines[i];
       const std::size_t at = line.find(file);
-      if (line.find("warning") == std::string::npos || (at == std::string::npos && !line.starts_with("ptxas warning"))) continue;
-      const std::string shown = at == std::string::npos ? line : checkout_.topic_file(lab) + line.substr(at + file.size());
+      if (line.find("warning") == std::string::npos || (at == std::string::npos && !line.starts_with("ptxas warning")))
+        continue;
+      const std::string shown =
+          at == std::string::npos ? line : checkout_.topic_file(lab) + line.substr(at + file.size());
       if (said.insert(shown).second) say("warning: " + shown);
     }
   }
@@ -187,7 +196,9 @@ void Build::show_errors() const {
   constexpr std::size_t kLongestShown = 240;
   for (const std::string& line : shown)
     if (line.size() <= kLongestShown) std::cerr << line << '\n';
-    else std::cerr << line.substr(0, kLongestShown) << " ... (" << line.size() << " characters; whole in " << checkout_.shown(log()) << ")\n";
+    else
+      std::cerr << line.substr(0, kLongestShown) << " ... (" << line.size() << " characters; whole in "
+                << checkout_.shown(log()) << ")\n";
 }
 
 namespace {
@@ -200,7 +211,9 @@ std::string where_defined(const std::string& file, const std::string& shown, con
   for (std::string line; std::getline(in, line);) {
     ++number;
     const std::size_t at = line.find(name + "(");
-    if (at == std::string::npos || (at > 0 && (std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_'))) continue;
+    if (at == std::string::npos ||
+        (at > 0 && (std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_')))
+      continue;
     if (line.find(';') != std::string::npos) continue;
     return shown + "(" + std::to_string(number) + ")";
   }
@@ -225,19 +238,27 @@ std::string Build::first_error(std::size_t from, const std::string& student_file
     if (std::regex_search(line, m, undefined)) {
       const std::string name = m[1];
       std::string parameters = m[2];  // as the linker spells them: cudaStream_t is CUstream_st*
-      for (std::size_t at; (at = parameters.find("CUstream_st*")) != std::string::npos;) parameters.replace(at, 12, "cudaStream_t");
+      for (std::size_t at; (at = parameters.find("CUstream_st*")) != std::string::npos;)
+        parameters.replace(at, 12, "cudaStream_t");
       const std::string where = student_file.empty() ? "" : where_defined(student_file, shown_file, name);
-      return shortened((where.empty() ? shown_file : where) + ": " + name + " is not defined with the parameters its lab's header "
-                       "declares (" + parameters + "): a launcher takes exactly the header's parameters; change yours back to them");
+      return shortened((where.empty() ? shown_file : where) + ": " + name +
+                       " is not defined with the parameters its lab's header "
+                       "declares (" +
+                       parameters + "): a launcher takes exactly the header's parameters; change yours back to them");
     }
-    if (!std::regex_search(line, error) || line.starts_with("FAILED") || line.starts_with("ninja: ") || line.starts_with("collect2")) continue;
+    if (!std::regex_search(line, error) || line.starts_with("FAILED") || line.starts_with("ninja: ") ||
+        line.starts_with("collect2"))
+      continue;
     // The file as the student names it (labs/02_memory/memory.cu(35): ...), not where it was built;
     // an error inside a header the lab includes (workbook::launch's checks) at the student's line
     // that caused it, which the compiler names a few lines below ("at line 62 of ...memory.cu").
     if (std::regex_search(line, m, lab_file)) return shortened(line.substr(static_cast<std::size_t>(m.position(0))));
-    std::string message = std::regex_search(line, m, assertion) ? m[1] : std::regex_search(line, m, after_error) ? m[1] : line;
+    std::string message = std::regex_search(line, m, assertion)     ? m[1]
+                          : std::regex_search(line, m, after_error) ? m[1]
+                                                                    : line;
     for (std::size_t j = i + 1; j < lines.size() && j <= i + 8; ++j)
-      if (std::regex_search(lines[j], m, at_line)) return shortened(std::string(m[2]) + "(" + std::string(m[1]) + "): error: " + message);
+      if (std::regex_search(lines[j], m, at_line))
+        return shortened(std::string(m[2]) + "(" + std::string(m[1]) + "): error: " + message);
     return shortened(line);
   }
   return "";
@@ -248,8 +269,8 @@ void Build::judges(const std::vector<std::string>& labs) const {
   for (const std::string& lab : labs) wanted.push_back("judge_" + lab);
   if (targets(wanted)) return;
   show_errors();
-  throw Fatal(kExitFailed, "the labs' judges did not build in " + checkout_.shown(build_dir_) + ": the whole log is in " +
-                               checkout_.shown(log()));
+  throw Fatal(kExitFailed, "the labs' judges did not build in " + checkout_.shown(build_dir_) +
+                               ": the whole log is in " + checkout_.shown(log()));
 }
 
 namespace {
@@ -257,8 +278,9 @@ namespace {
 // The #include audit of a student's file (the checkout's tool, which ./workbook built, whichever
 // folder builds the lab): true where the file may be compiled, its findings in result.refused where not.
 bool includes_allowed(const Checkout& checkout, const std::string& lab, const std::string& file, LabsBuilt& result) {
-  const Outcome audit = run({{checkout.build_dir + "/grader/workbook_audit", "includes", "--lab-folder=" + checkout.root + "/labs/" + lab,
-                              "--student-headers=" + checkout.root + "/include", "--internals=" + checkout.root + "/grader", file}});
+  const Outcome audit =
+      run({{checkout.build_dir + "/grader/workbook_audit", "includes", "--lab-folder=" + checkout.root + "/labs/" + lab,
+            "--student-headers=" + checkout.root + "/include", "--internals=" + checkout.root + "/grader", file}});
   if (audit.status == 1) {  // findings
     std::cerr << audit.output;
     result.refused[lab] = audit.output;
@@ -270,12 +292,15 @@ bool includes_allowed(const Checkout& checkout, const std::string& lab, const st
 
 // The GPU code of the lab's built object against the build's architectures: the lab in result.built,
 // or in result.miscompiled with the finding.
-void check_gpu_code(const Checkout& checkout, const std::string& build_dir, const std::string& lab, const std::string& kind,
-                    LabsBuilt& result) {
+void check_gpu_code(const Checkout& checkout, const std::string& build_dir, const std::string& lab,
+                    const std::string& kind, LabsBuilt& result) {
   const std::string folder = build_dir + "/labs/" + lab;
-  const Outcome code = run({{checkout.build_dir + "/grader/workbook_audit", "gpu-code", "--object=" + folder + "/liblab" + lab + "_" + kind + ".a",
-                             "--architectures=" + folder + "/gpu_code.architectures",
-                             "--source=" + (kind == "solution" ? "solutions/" + lab + "/" + checkout.topic_of(lab) + ".cu" : checkout.topic_file(lab))}});
+  const Outcome code =
+      run({{checkout.build_dir + "/grader/workbook_audit", "gpu-code",
+            "--object=" + folder + "/liblab" + lab + "_" + kind + ".a",
+            "--architectures=" + folder + "/gpu_code.architectures",
+            "--source=" + (kind == "solution" ? "solutions/" + lab + "/" + checkout.topic_of(lab) + ".cu"
+                                              : checkout.topic_file(lab))}});
   if (code.status == 1) {
     std::cerr << code.output;
     result.miscompiled[lab] = code.output;

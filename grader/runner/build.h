@@ -1,8 +1,8 @@
 // Building what a command grades, with the checkout's CMake presets: a submission's build folder
 // configured for its files, and the labs' graders built together, then, where one does not
-// compile, each by itself, so that a lab that does not compile fails alone. Before a student's file is compiled, its #include lines are audited
-// (workbook_audit includes): a lab whose file includes what it may not is not compiled at all. After
-// it is compiled, its object must carry the GPU code the build compiles every file to (workbook_audit
+// compile, each by itself, so that a lab that does not compile fails alone. Before a student's file is compiled, its
+// #include lines are audited (workbook_audit includes): a lab whose file includes what it may not is not compiled at
+// all. After it is compiled, its object must carry the GPU code the build compiles every file to (workbook_audit
 // gpu-code): one that would run from code the driver compiles instead is not graded. A submission's
 // build folder compiles to the checkout build's architectures, decided once when that was configured.
 #pragma once
@@ -18,11 +18,11 @@ namespace workbook::runner {
 
 // What became of each lab asked for.
 struct LabsBuilt {
-  std::vector<std::string> built;             // their graders are ready
-  std::vector<std::string> broken;            // did not compile (the errors are in build.log)
+  std::vector<std::string> built;                  // their graders are ready
+  std::vector<std::string> broken;                 // did not compile (the errors are in build.log)
   std::map<std::string, std::string> first_error;  // lab -> the compiler's first error, when one is in the log
-  std::vector<std::string> missing;           // a submission without the lab's file
-  std::map<std::string, std::string> refused; // lab -> the include audit's findings
+  std::vector<std::string> missing;                // a submission without the lab's file
+  std::map<std::string, std::string> refused;      // lab -> the include audit's findings
   // lab -> why its object does not carry the build's GPU code ([gpu-code]): built, but not graded
   std::map<std::string, std::string> miscompiled;
   // lab -> the file nvcc writes the times of its passes on the student's file in (nvcc_passes_file()),
@@ -62,7 +62,8 @@ class Build {
   // ("labs/02_memory/memory.cu(35): error: ..."), for a failed step's reason; a launcher defined
   // with other parameters than its header's, at its definition in `student_file` (shown as
   // `shown_file`). "" when the log holds none after its first `from` bytes.
-  std::string first_error(std::size_t from = 0, const std::string& student_file = "", const std::string& shown_file = "") const;
+  std::string first_error(std::size_t from = 0, const std::string& student_file = "",
+                          const std::string& shown_file = "") const;
   // What grades each lab for `kind` (starter, solution, or submission: the files in `taken`):
   // `judged`, the lab's judge and the implementation's planner (grade); else the grader that links
   // the implementation (grade --linked, bench, calibrate: the reference solutions). A submission's

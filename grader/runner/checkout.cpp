@@ -107,7 +107,8 @@ LabDescription describe_lab(const std::string& grader, const std::vector<std::st
       lab.steps.push_back({id, id + " " + title, bar});
     }
   }
-  if (lab.lab.empty() || lab.steps.empty()) throw Fatal(kExitFailed, grader + " described no lab and no step: " + said.output);
+  if (lab.lab.empty() || lab.steps.empty())
+    throw Fatal(kExitFailed, grader + " described no lab and no step: " + said.output);
   return lab;
 }
 
@@ -138,11 +139,14 @@ std::string profile_of_gpu(const Checkout& checkout, const std::string& gpu) {
 GpuBars bars_of_this_gpu(const Checkout& checkout) {
   const std::string gpu = gpu_name(), profile = gpu.empty() ? "" : profile_of_gpu(checkout, gpu);
   if (!profile.empty() && std::filesystem::exists(profile))
-    return {{"--bars=" + profile}, "this GPU's profile, " + checkout.shown(profile) + " (" + gpu + ", written by ./workbook calibrate)", ""};
+    return {{"--bars=" + profile},
+            "this GPU's profile, " + checkout.shown(profile) + " (" + gpu + ", written by ./workbook calibrate)",
+            ""};
   if (gpu.empty() || gpu.find("H100") != std::string::npos) return {{}, "the built-in ones, set on an H100", ""};
   return {{},
           "the built-in ones, set on an H100: no profile for " + gpu + " in classroom/bars/",
-          "no profile for " + gpu + " in classroom/bars/: grading against the H100's bars (./workbook calibrate writes one)"};
+          "no profile for " + gpu +
+              " in classroom/bars/: grading against the H100's bars (./workbook calibrate writes one)"};
 }
 
 void require_gpu(const std::string& grader, const std::string& doing) {

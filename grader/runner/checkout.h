@@ -40,15 +40,17 @@ struct Checkout {
   // "02", "02_memory" -> "02_memory"; anything else is a usage error that lists the labs, with a
   // hint for a lab or step written without its leading zero ("2", "4.1").
   std::string lab_named(const std::string& word) const;
-  std::string topic_of(const std::string& lab) const;     // the folder's name after NN_: "memory"
-  std::string topic_file(const std::string& lab) const;   // labs/NN_topic/<topic>.cu
+  std::string topic_of(const std::string& lab) const;    // the folder's name after NN_: "memory"
+  std::string topic_file(const std::string& lab) const;  // labs/NN_topic/<topic>.cu
   // The lab's step ids, "04.1" ..., as its judge describes them (built first where it is not: a judge
   // links no implementation, so it builds whatever the student's file holds).
   std::vector<std::string> step_ids(const std::string& lab) const;
   // The built grader of `lab` for `kind` (starter, solution, submission) in `build_dir`.
   static std::string grader(const std::string& build_dir, const std::string& lab, const std::string& kind);
   // The judge of `lab` in `build_dir`, built or not.
-  static std::string judge(const std::string& build_dir, const std::string& lab) { return build_dir + "/labs/" + lab + "/judge_" + lab; }
+  static std::string judge(const std::string& build_dir, const std::string& lab) {
+    return build_dir + "/labs/" + lab + "/judge_" + lab;
+  }
 };
 
 // A lab's steps, as its grader lists them from the steps table without touching the GPU.
@@ -61,10 +63,10 @@ struct StepInfo {
 // door's check; the runner takes the topic and file from the folder's name (Checkout::topic_of), by
 // the same rule, and keeps only what it reads.
 struct LabDescription {
-  std::string lab;               // "02_memory"
+  std::string lab;  // "02_memory"
   std::vector<StepInfo> steps;
-  std::string metrics;           // the ncu metrics its profile reads, comma-separated
-  std::string sizes;             // with --seed among `arguments`: the correctness sizes drawn from it
+  std::string metrics;  // the ncu metrics its profile reads, comma-separated
+  std::string sizes;    // with --seed among `arguments`: the correctness sizes drawn from it
 };
 // `arguments`: the grader's --bars (when a profile decides the bars: GpuBars below), --seed and
 // --correctness-only, each as the grading will pass it.

@@ -41,7 +41,8 @@ namespace fs = std::filesystem;
 std::vector<std::string> plain_files(const fs::path& folder) {
   std::vector<std::string> files;
   for (auto it = fs::recursive_directory_iterator(folder); it != fs::recursive_directory_iterator(); ++it)
-    if (it->symlink_status().type() == fs::file_type::regular) files.push_back(fs::relative(it->path(), folder).string());
+    if (it->symlink_status().type() == fs::file_type::regular)
+      files.push_back(fs::relative(it->path(), folder).string());
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -49,7 +50,8 @@ std::vector<std::string> plain_files(const fs::path& folder) {
 // An environment variable's whole number, or `fallback` where it is unset or not one.
 std::uint64_t limit_from(const char* variable, std::uint64_t fallback) {
   const char* set = std::getenv(variable);
-  if (set == nullptr || *set == '\0' || std::string(set).find_first_not_of("0123456789") != std::string::npos) return fallback;
+  if (set == nullptr || *set == '\0' || std::string(set).find_first_not_of("0123456789") != std::string::npos)
+    return fallback;
   return std::stoull(set);
 }
 
@@ -61,7 +63,8 @@ std::string folder_over_limits(const fs::path& folder) {
   const std::uint64_t max_entries = limit_from("WORKBOOK_UNPACK_MAX_FILES", 10000);
   std::uint64_t bytes = 0, entries = 0;
   std::error_code error;
-  for (auto it = fs::recursive_directory_iterator(folder, error); !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+  for (auto it = fs::recursive_directory_iterator(folder, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error)) {
     if (++entries > max_entries) return "it holds more than " + std::to_string(max_entries) + " entries";
     if (it->symlink_status().type() != fs::file_type::regular) continue;
     bytes += it->file_size(error);
@@ -75,9 +78,11 @@ std::string folder_over_limits(const fs::path& folder) {
 
 std::string archive_extension(const std::string& entry) {
   std::string name = fs::path(entry).filename().string();
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const std::string extension : {".zip", ".tgz", ".tar.gz", ".tar"})
-    if (name.size() >= extension.size() && name.compare(name.size() - extension.size(), extension.size(), extension) == 0)
+    if (name.size() >= extension.size() &&
+        name.compare(name.size() - extension.size(), extension.size(), extension) == 0)
       return extension;
   return "";
 }
@@ -96,7 +101,8 @@ std::optional<std::string> submission_name(const std::string& entry) {
 namespace {
 
 // A failed row for every step of `labs` (none: every lab), each saying why it was not graded.
-std::vector<StepRow> not_graded_rows(const Checkout& checkout, const std::vector<std::string>& labs, const std::string& why) {
+std::vector<StepRow> not_graded_rows(const Checkout& checkout, const std::vector<std::string>& labs,
+                                     const std::string& why) {
   std::vector<StepRow> rows;
   for (const std::string& lab : labs.empty() ? checkout.labs() : labs) {
     // Each step by the name its graded rows have, as the lab's judge describes them (grade-class
@@ -114,8 +120,9 @@ std::vector<StepRow> not_graded_rows(const Checkout& checkout, const std::vector
 
 }  // namespace
 
-void write_not_graded_json(const Checkout& checkout, const std::vector<std::string>& labs, const std::string& points_path,
-                           const std::string& seed, const std::string& path, const std::string& why) {
+void write_not_graded_json(const Checkout& checkout, const std::vector<std::string>& labs,
+                           const std::string& points_path, const std::string& seed, const std::string& path,
+                           const std::string& why) {
   const std::vector<StepRow> rows = not_graded_rows(checkout, labs, why);
   Points points;
   if (!points_path.empty() && fs::exists(points_path)) points = read_points(points_path);
@@ -139,8 +146,8 @@ std::map<std::string, std::string> lab_files(const Checkout& checkout) {
 // The submission's plain files into `unpacked`: an archive through unpack.py (within its limits,
 // without modes, links or special files), a folder's plain files with our own modes. Refused with
 // the reason, its results folder removed, where it cannot be read or is neither.
-void unpack_into(const std::string& root, const std::string& path, const std::string& unpacked, const std::string& results,
-                 const std::string& submitted) {
+void unpack_into(const std::string& root, const std::string& path, const std::string& unpacked,
+                 const std::string& results, const std::string& submitted) {
   const std::string extension = archive_extension(path).empty() ? "" : archive_extension(path).substr(1);
   if (!extension.empty() && !fs::is_directory(path)) {
     const Outcome unpacking = run({{"python3", root + "/grader/runner/unpack.py", path, unpacked}});
@@ -153,7 +160,8 @@ void unpack_into(const std::string& root, const std::string& path, const std::st
     }
     if (unpacking.status != 0) {
       fs::remove_all(results);
-      throw Fatal(kExitUsage, "--submission: " + submitted + " is not a " + extension + " archive that can be read (" + said + ")");
+      throw Fatal(kExitUsage,
+                  "--submission: " + submitted + " is not a " + extension + " archive that can be read (" + said + ")");
     }
     std::string skipped = said;
     std::replace(skipped.begin(), skipped.end(), '\n', ';');
@@ -163,7 +171,8 @@ void unpack_into(const std::string& root, const std::string& path, const std::st
     for (const std::string& file : plain_files(path)) {  // plain files only, with our own modes
       fs::create_directories(fs::path(unpacked + "/" + file).parent_path());
       fs::copy_file(fs::path(path) / file, unpacked + "/" + file);
-      fs::permissions(unpacked + "/" + file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+      fs::permissions(unpacked + "/" + file,
+                      fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
     }
   } else {
     throw Fatal(kExitUsage, "--submission: " + submitted + " is neither a folder nor a .tar, .tar.gz, .tgz or .zip");
@@ -174,9 +183,10 @@ void unpack_into(const std::string& root, const std::string& path, const std::st
 // same bytes keeps its time: `taken_before`), the labs it gives in `labs` and `taken`, every other
 // file in `ignored`. Each lab's labs/NN_topic/<topic>.cu, perhaps inside the student's own top
 // folder ("alice/labs/...").
-void take_lab_files(const std::map<std::string, std::string>& lab_of_file, const std::string& unpacked, const std::string& results,
-                    const std::map<std::string, std::pair<std::string, fs::file_time_type>>& taken_before, std::set<std::string>& labs,
-                    std::vector<std::string>& taken, std::vector<std::string>& ignored) {
+void take_lab_files(const std::map<std::string, std::string>& lab_of_file, const std::string& unpacked,
+                    const std::string& results,
+                    const std::map<std::string, std::pair<std::string, fs::file_time_type>>& taken_before,
+                    std::set<std::string>& labs, std::vector<std::string>& taken, std::vector<std::string>& ignored) {
   // A flat upload (Gradescope's, of the file alone): <topic>.cu at the top, or in the student's own
   // top folder, is its lab's file, the topic naming the lab; labs/NN_topic/<topic>.cu comes first.
   const auto flat_upload_of = [&](const std::string& file) -> std::string {
@@ -188,7 +198,8 @@ void take_lab_files(const std::map<std::string, std::string>& lab_of_file, const
     return "";
   };
   std::vector<std::string> files = plain_files(unpacked);
-  std::stable_partition(files.begin(), files.end(), [&](const std::string& file) { return flat_upload_of(file).empty(); });
+  std::stable_partition(files.begin(), files.end(),
+                        [&](const std::string& file) { return flat_upload_of(file).empty(); });
   for (const std::string& file : files) {
     std::string wanted = flat_upload_of(file);
     for (const auto& [lab_file, lab] : lab_of_file)
@@ -214,13 +225,17 @@ std::map<std::string, std::string> copies_of_solutions(const std::string& root, 
   // A lab's file that is the instructor's solution, as is or edited, is not the student's work: it is
   // kept in taken/ and not graded (the instructor is told which file it copies; the student is not).
   std::map<std::string, std::string> copied;
-  if (const char* allowed = std::getenv("WORKBOOK_GRADE_SOLUTION_COPIES"); allowed == nullptr || std::string(allowed) != "1") {
+  if (const char* allowed = std::getenv("WORKBOOK_GRADE_SOLUTION_COPIES");
+      allowed == nullptr || std::string(allowed) != "1") {
     for (const std::string& file : taken) {
       const std::string lab = lab_of_file.at(file);
       // The lab's reference solution: its file and the headers beside it, not its proofs or NOTES.
       std::vector<InstructorFile> solution = instructor_files(root, "solutions/" + lab);
-      std::erase_if(solution, [&](const InstructorFile& one) { return fs::path(one.path).parent_path() != fs::path("solutions") / lab; });
-      if (const std::string same = copy_of_instructor_file(read_text(results + "/taken/" + file), solution); !same.empty())
+      std::erase_if(solution, [&](const InstructorFile& one) {
+        return fs::path(one.path).parent_path() != fs::path("solutions") / lab;
+      });
+      if (const std::string same = copy_of_instructor_file(read_text(results + "/taken/" + file), solution);
+          !same.empty())
         copied[lab] = same;
     }
   }
@@ -236,15 +251,18 @@ Submission take_submission(const Checkout& checkout, const std::string& path, co
   // The submission by its own name in what it is told: a reason reaches the student's results.json,
   // and the folder it lies in on the grading machine is the instructor's.
   const std::string submitted = "'" + line_as_data(fs::path(path).filename().string()) + "'";
-  const std::optional<std::string> name = given_name.empty() ? submission_name(path) : std::optional<std::string>(given_name);
+  const std::optional<std::string> name =
+      given_name.empty() ? submission_name(path) : std::optional<std::string>(given_name);
   if (!name)
     throw Fatal(kExitUsage, "--submission: '" + line_as_data(fs::path(path).filename().string()) +
-                     "' gives no name to keep its results under: name the archive or folder for its student (not empty, not starting with '.')");
+                                "' gives no name to keep its results under: name the archive or folder for its student "
+                                "(not empty, not starting with '.')");
   const std::string results = given_results.empty() ? checkout.results + "/submissions/" + *name : given_results;
   const std::string unpacked = results + "/unpacked";
   // A folder within the limits an archive is unpacked within, measured before anything is copied.
   if (fs::is_directory(path))
-    if (const std::string why = folder_over_limits(path); !why.empty()) throw Fatal(kExitUsage, "--submission: " + submitted + " is refused: " + why);
+    if (const std::string why = folder_over_limits(path); !why.empty())
+      throw Fatal(kExitUsage, "--submission: " + submitted + " is refused: " + why);
   // A file taken again with the same bytes keeps its time, so that its build is not redone: grade-class
   // --build-ahead takes and builds a student's files while the GPU grades the student before, then
   // takes them again to grade them.
@@ -262,11 +280,13 @@ Submission take_submission(const Checkout& checkout, const std::string& path, co
   const std::map<std::string, std::string> copied = copies_of_solutions(root, results, taken, lab_of_file);
   fs::remove_all(unpacked);  // what is graded is in taken/; the rest is listed in ignored.txt
   std::ofstream ignored_list(results + "/ignored.txt");
-  for (const std::string& file : ignored) ignored_list << line_as_data(file) << '\n';  // a name of the student's, one a line
+  for (const std::string& file : ignored)
+    ignored_list << line_as_data(file) << '\n';  // a name of the student's, one a line
   std::string taken_text;
   for (const std::string& file : taken) taken_text += file + " ";
   say("submission " + *name + ": takes " +
-      (taken.empty() ? "no lab file (a lab file is labs/NN_topic/<topic>.cu, or <topic>.cu alone, a plain file)" : taken_text));
+      (taken.empty() ? "no lab file (a lab file is labs/NN_topic/<topic>.cu, or <topic>.cu alone, a plain file)"
+                     : taken_text));
   if (!ignored.empty())
     say("submission " + *name + ": ignores " + std::to_string(ignored.size()) +
         " other files (only each lab's <topic>.cu is graded; the list: " + checkout.shown(results) + "/ignored.txt)");
@@ -333,10 +353,13 @@ std::vector<std::string> class_gpus(const std::string& chosen) {
     // GPUs, one of them: a mistyped GPU would grade its students on no GPU at all.
     static const std::regex device("[0-9]+|(GPU|MIG)-[A-Za-z0-9-]+");
     const std::vector<std::string> listed = split(chosen);
-    if (listed.empty()) throw Fatal(kExitUsage, "--gpus takes 'all' or a comma-separated list of GPUs (0,1,3), not '" + chosen + "'");
+    if (listed.empty())
+      throw Fatal(kExitUsage, "--gpus takes 'all' or a comma-separated list of GPUs (0,1,3), not '" + chosen + "'");
     for (const std::string& gpu : listed) {
       if (!std::regex_match(gpu, device))
-        throw Fatal(kExitUsage, "--gpus: '" + gpu + "' is not a GPU as CUDA_VISIBLE_DEVICES names one (an index like 2, or a UUID like GPU-...)");
+        throw Fatal(kExitUsage,
+                    "--gpus: '" + gpu +
+                        "' is not a GPU as CUDA_VISIBLE_DEVICES names one (an index like 2, or a UUID like GPU-...)");
       const bool known = std::find(indices.begin(), indices.end(), gpu) != indices.end() ||
                          std::find(uuids.begin(), uuids.end(), gpu) != uuids.end() || gpu.starts_with("MIG-");
       if (!indices.empty() && !known) {
@@ -346,7 +369,8 @@ std::vector<std::string> class_gpus(const std::string& chosen) {
       }
     }
     if (std::set<std::string>(listed.begin(), listed.end()).size() != listed.size())
-      throw Fatal(kExitUsage, "--gpus names a GPU twice: two students timed at once on one GPU would disturb each other");
+      throw Fatal(kExitUsage,
+                  "--gpus names a GPU twice: two students timed at once on one GPU would disturb each other");
     return listed;
   }
   std::vector<std::string> visible = indices;
@@ -369,7 +393,8 @@ bool read_slurm_option(const std::string& word, Words& words, SlurmRequest& slur
   static const std::regex whole("[0-9]{1,5}"), plain("[A-Za-z0-9_.:,=/+-]+");
   const auto plain_value = [&](const char* what) {
     const std::string value = words.value(what);
-    if (!std::regex_match(value, plain)) throw Fatal(kExitUsage, word + ": '" + value + "' is not a value sbatch takes");
+    if (!std::regex_match(value, plain))
+      throw Fatal(kExitUsage, word + ": '" + value + "' is not a value sbatch takes");
     return value;
   };
   if (word == "--slurm") slurm.submit = true;
@@ -386,7 +411,8 @@ bool read_slurm_option(const std::string& word, Words& words, SlurmRequest& slur
   } else if (word == "--slurm-tasks" || word == "--slurm-task") {
     const std::string value = words.value("a number");
     if (!std::regex_match(value, whole) || (word == "--slurm-tasks" && std::stoi(value) == 0))
-      throw Fatal(kExitUsage, word + " takes a whole number" + std::string(word == "--slurm-tasks" ? " from 1" : "") + ", not '" + value + "'");
+      throw Fatal(kExitUsage, word + " takes a whole number" + std::string(word == "--slurm-tasks" ? " from 1" : "") +
+                                  ", not '" + value + "'");
     (word == "--slurm-tasks" ? slurm.tasks : slurm.task) = std::stoi(value);
   } else if (word == "--slurm-merge") slurm.merge = true;
   else if (word == "--slurm-array-job") slurm.array_job = plain_value("a job id");
@@ -404,7 +430,9 @@ std::string quoted(const std::string& word) {
 // Slurm's tools, asked for before anything of a class is touched.
 void require_slurm() {
   for (const char* tool : {"sbatch", "squeue"})
-    if (!on_path(tool)) throw Fatal(kExitMissingTools, std::string("grade-class --slurm needs Slurm's ") + tool + ", which is not on PATH here");
+    if (!on_path(tool))
+      throw Fatal(kExitMissingTools,
+                  std::string("grade-class --slurm needs Slurm's ") + tool + ", which is not on PATH here");
 }
 
 // Writes the class's two job scripts into results/class/slurm/ and submits them: a job array, one
@@ -419,9 +447,14 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
   slurm.tasks = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(slurm.tasks), submissions));
   const std::string class_dir = checkout.results + "/class", scripts = class_dir + "/" + kSlurmFolder;
   fs::create_directories(scripts);
-  std::vector<std::string> command = {checkout.build_dir + "/grader/workbook_runner", "grade-class", "--root=" + checkout.root,
-                                      "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + checkout.results,
-                                      "--", dir};
+  std::vector<std::string> command = {checkout.build_dir + "/grader/workbook_runner",
+                                      "grade-class",
+                                      "--root=" + checkout.root,
+                                      "--preset=" + checkout.preset,
+                                      "--caller=" + checkout.caller,
+                                      "--results=" + checkout.results,
+                                      "--",
+                                      dir};
   command.insert(command.end(), labs.begin(), labs.end());
   command.insert(command.end(), passed_on.begin(), passed_on.end());
   command.insert(command.end(), {"--seed", seed, "--slurm-tasks", std::to_string(slurm.tasks)});
@@ -432,7 +465,8 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
   const auto header = [&](std::ofstream& script, const std::string& name, const std::string& output) {
     script << "#!/usr/bin/env bash\n"
            << "# Written by ./workbook grade-class --slurm; submitted by it. Runs from the checkout.\n"
-           << "#SBATCH --job-name=" << name << "\n#SBATCH --output=" << output << "\n#SBATCH --time=" << slurm.time << '\n';
+           << "#SBATCH --job-name=" << name << "\n#SBATCH --output=" << output << "\n#SBATCH --time=" << slurm.time
+           << '\n';
     if (!slurm.partition.empty()) script << "#SBATCH --partition=" << slurm.partition << '\n';
     if (!slurm.account.empty()) script << "#SBATCH --account=" << slurm.account << '\n';
     for (const std::string& option : slurm.extra) script << "#SBATCH " << option << '\n';
@@ -452,35 +486,43 @@ int submit_to_slurm(const Checkout& checkout, const std::string& dir, const std:
   {
     std::ofstream merge(scripts + "/merge.sh");
     header(merge, "workbook-class-merge", scripts + "/merge.out");
-    merge << "cd " << quoted(checkout.root) << " || exit 1\nexec " << line << "--slurm-merge --slurm-array-job " << array_job << '\n';
+    merge << "cd " << quoted(checkout.root) << " || exit 1\nexec " << line << "--slurm-merge --slurm-array-job "
+          << array_job << '\n';
   }
-  std::vector<std::string> merge_argv = {"sbatch", "--parsable", "--chdir=" + checkout.root, "--dependency=afterany:" + array_job};
+  std::vector<std::string> merge_argv = {"sbatch", "--parsable", "--chdir=" + checkout.root,
+                                         "--dependency=afterany:" + array_job};
   if (slurm.wait) merge_argv.push_back("--wait");
   merge_argv.push_back(scripts + "/merge.sh");
   say("submitted the class to Slurm: job array " + array_job + " (" + std::to_string(slurm.tasks) + " tasks, " +
-      std::to_string(submissions) + " submissions, each task with " + (slurm.gres == "none" ? "no GPU asked" : slurm.gres) +
-      "); their logs: " + checkout.shown(scripts) + "/task-N.out");
+      std::to_string(submissions) + " submissions, each task with " +
+      (slurm.gres == "none" ? "no GPU asked" : slurm.gres) + "); their logs: " + checkout.shown(scripts) +
+      "/task-N.out");
   const Outcome merging = run(merge_argv);
   std::string merge_job = lines_of(merging.output).empty() ? "" : lines_of(merging.output).front();
   merge_job = merge_job.substr(0, merge_job.find(';'));
   if (!std::regex_match(merge_job, std::regex("[0-9]+")))
-    throw Fatal(kExitFailed, "sbatch refused the class's merge job (the array " + array_job + " is queued: scancel it): " + merging.output);
+    throw Fatal(kExitFailed, "sbatch refused the class's merge job (the array " + array_job +
+                                 " is queued: scancel it): " + merging.output);
   if (!slurm.wait) {
-    say("the merge, job " + merge_job + ", writes " + checkout.shown(class_dir) + "/summary.txt, class.csv and gradebook.csv when the array has "
-        "ended (squeue -j " + array_job + "," + merge_job + " shows where they are)");
+    say("the merge, job " + merge_job + ", writes " + checkout.shown(class_dir) +
+        "/summary.txt, class.csv and gradebook.csv when the array has "
+        "ended (squeue -j " +
+        array_job + "," + merge_job + " shows where they are)");
     return 0;
   }
   std::cout << read_text(class_dir + "/summary.txt");
-  say("merged by job " + merge_job + (merging.status == 0 ? "" : " (it ended with status " + std::to_string(merging.status) + ")") +
-      ": " + checkout.shown(class_dir) + "/summary.txt, class.csv, gradebook.csv");
+  say("merged by job " + merge_job +
+      (merging.status == 0 ? "" : " (it ended with status " + std::to_string(merging.status) + ")") + ": " +
+      checkout.shown(class_dir) + "/summary.txt, class.csv, gradebook.csv");
   return merging.status == 0 ? 0 : kExitFailed;
 }
 
 // A student's line of the summary: steps passed, score, and what went wrong when something did.
 std::string summary_line(const std::string& name, int passed, int total, double score, const std::string& note) {
   std::ostringstream text;
-  text << std::left << std::setw(24) << line_as_data(name) << ' ' << std::right << std::setw(3) << passed << " of " << std::left
-       << std::setw(3) << total << " steps  score " << std::setw(7) << fixed(score, 2) << ' ' << line_as_data(note);
+  text << std::left << std::setw(24) << line_as_data(name) << ' ' << std::right << std::setw(3) << passed << " of "
+       << std::left << std::setw(3) << total << " steps  score " << std::setw(7) << fixed(score, 2) << ' '
+       << line_as_data(note);
   return text.str();
 }
 
@@ -506,7 +548,8 @@ std::string keep_previous_class(const std::string& class_dir) {
   char date[32];
   strftime(date, sizeof date, "%Y-%m-%d-%H%M%S", localtime(&written.st_mtime));
   std::string kept = class_dir + "-" + date;
-  for (int again = 2; fs::exists(fs::symlink_status(kept)); ++again) kept = class_dir + "-" + date + "-" + std::to_string(again);
+  for (int again = 2; fs::exists(fs::symlink_status(kept)); ++again)
+    kept = class_dir + "-" + date + "-" + std::to_string(again);
   fs::rename(class_dir, kept);
   return kept;
 }
@@ -542,15 +585,17 @@ ClassRequest read_class_request(const Checkout& checkout, Words words) {
     } else if (word == "--build-ahead" || word == "--no-build-ahead") {
       r.build_ahead = r.slurm.build_ahead = word == "--build-ahead";
     } else if (word.starts_with("-")) {
-      throw Fatal(kExitUsage, "grade-class: unknown option " + word + " (it takes --seed, --timeout, --points, --gpus, --no-build-ahead "
-                              "and --slurm with its options: see ./workbook --help)");
+      throw Fatal(kExitUsage, "grade-class: unknown option " + word +
+                                  " (it takes --seed, --timeout, --points, --gpus, --no-build-ahead "
+                                  "and --slurm with its options: see ./workbook --help)");
     } else if (r.dir.empty()) {
       r.dir = checkout.from_caller(word);
     } else {
       r.labs.push_back(checkout.lab_named(word));
     }
   }
-  if (r.dir.empty()) throw Fatal(kExitUsage, "grade-class needs the folder of submissions, e.g. ./workbook grade-class submissions/");
+  if (r.dir.empty())
+    throw Fatal(kExitUsage, "grade-class needs the folder of submissions, e.g. ./workbook grade-class submissions/");
   // Every student is graded on the same labs, those named or else all, out of the same maximum: a
   // lab missing from a submission fails its steps as not in it.
   if (r.labs.empty()) r.labs = checkout.labs();
@@ -579,8 +624,8 @@ struct Class {
   std::vector<Student> students;      // every entry, in name order
   std::vector<std::size_t> to_grade;  // indices of the named ones: the jobs
   std::vector<std::chrono::steady_clock::time_point> began;  // each job's grading's start
-  int steps_of_class = 0;             // every lab's steps, counted once: a student not graded fails them all
-  bool no_gpu = false;                // some grading found no GPU
+  int steps_of_class = 0;  // every lab's steps, counted once: a student not graded fails them all
+  bool no_gpu = false;     // some grading found no GPU
 
   const SlurmRequest& slurm() const { return request.slurm; }
   std::string own(const Student& student) const { return class_dir + "/" + student.name; }
@@ -611,15 +656,17 @@ void list_students(Class& c, const std::vector<std::string>& entries) {
     const std::string shown_entry = "'" + line_as_data(fs::path(entry).filename().string()) + "'";
     if (student.name != fs::path(entry).filename().string() && student.name != submission_name(entry).value_or(""))
       say(shown_entry + " is the student " + student.name +
-          (student.name == wanted                 ? ""
-           : kClassOwnNames.contains(wanted)      ? " (" + wanted + " is one of the class's own files)"
-                                                  : " (another entry gives " + wanted + ")"));
+          (student.name == wanted            ? ""
+           : kClassOwnNames.contains(wanted) ? " (" + wanted + " is one of the class's own files)"
+                                             : " (another entry gives " + wanted + ")"));
     if (fs::is_directory(entry) || !archive_extension(entry).empty()) {
       c.to_grade.push_back(c.students.size());
     } else {
       student.not_graded = true;
       student.total = c.steps_of_class;
-      student.note = shown_entry + " is not a submission the workbook reads: hand in a folder, or a .zip, .tar, .tar.gz or .tgz of one";
+      student.note =
+          shown_entry +
+          " is not a submission the workbook reads: hand in a folder, or a .zip, .tar, .tar.gz or .tgz of one";
       student.line = summary_line(student.name, 0, student.total, 0, student.note);
       std::cout << student.line << std::endl;
     }
@@ -637,10 +684,20 @@ Command grading_command(Class& c, std::size_t job, std::size_t slot, std::size_t
   const std::string own = c.own(student);
   fs::create_directories(own);
   const Checkout& checkout = c.checkout;
-  std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner", "grade", "--root=" + checkout.root,
-                                   "--preset=" + checkout.preset, "--caller=" + checkout.caller, "--results=" + checkout.results,
-                                   "--", "--submission", student.entry, "--as", student.name, "--submission-results",
-                                   c.submission_results(student), "--judges-built"};
+  std::vector<std::string> argv = {checkout.build_dir + "/grader/workbook_runner",
+                                   "grade",
+                                   "--root=" + checkout.root,
+                                   "--preset=" + checkout.preset,
+                                   "--caller=" + checkout.caller,
+                                   "--results=" + checkout.results,
+                                   "--",
+                                   "--submission",
+                                   student.entry,
+                                   "--as",
+                                   student.name,
+                                   "--submission-results",
+                                   c.submission_results(student),
+                                   "--judges-built"};
   argv.insert(argv.end(), c.request.labs.begin(), c.request.labs.end());
   argv.insert(argv.end(), c.request.passed_on.begin(), c.request.passed_on.end());
   if (!c.request.points_path.empty()) argv.insert(argv.end(), {"--points", c.request.points_path});
@@ -710,7 +767,8 @@ void take_verdict(Class& c, std::size_t job, std::size_t slot, int status) {
   student.line = summary_line(student.name, passed, student.total, score, note);
   std::cout << student.line;
   // How long their grading took (and on which GPU, where there are several): for planning a class.
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - c.began[job]).count();
+  const auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - c.began[job]).count();
   if (c.gpus.size() > 1) std::cout << "  (GPU " << c.gpus[slot] << ", " << seconds << " s)";
   else std::cout << "  (" << seconds << " s)";
   std::cout << std::endl;
@@ -727,9 +785,11 @@ void grade_slurm_share(Class& c, const std::function<Command(std::size_t, std::s
     take_verdict(c, mine[i], slot, status);
   };
   run_on_slots_ahead(
-      mine.size(), 1, [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading_command(c, mine[i], slot, lane, false); },
-      building_ahead ? [&](std::size_t i, std::size_t slot, std::size_t lane) { return building_ahead(mine[i], slot, lane); }
-                     : std::function<Command(std::size_t, std::size_t, std::size_t)>(),
+      mine.size(), 1,
+      [&](std::size_t i, std::size_t slot, std::size_t lane) { return grading_command(c, mine[i], slot, lane, false); },
+      building_ahead
+          ? [&](std::size_t i, std::size_t slot, std::size_t lane) { return building_ahead(mine[i], slot, lane); }
+          : std::function<Command(std::size_t, std::size_t, std::size_t)>(),
       graded_here);
 }
 
@@ -745,9 +805,9 @@ void merge_slurm_tasks(Class& c) {
       continue;
     }
     const std::string task = std::to_string(job % static_cast<std::size_t>(c.slurm().tasks));
-    student.note = "its Slurm task (" + (c.slurm().array_job.empty() ? "" : "job " + c.slurm().array_job + ", ") + "task " + task +
-                   ") ended before grading it: failed, cancelled or out of time (" + c.checkout.shown(c.class_dir) + "/slurm/task-" +
-                   task + ".out)";
+    student.note = "its Slurm task (" + (c.slurm().array_job.empty() ? "" : "job " + c.slurm().array_job + ", ") +
+                   "task " + task + ") ended before grading it: failed, cancelled or out of time (" +
+                   c.checkout.shown(c.class_dir) + "/slurm/task-" + task + ".out)";
     student.not_graded = true;
     student.total = c.steps_of_class;
     student.line = summary_line(student.name, 0, student.total, 0, student.note);
@@ -771,7 +831,8 @@ void write_class_files(const Class& c, std::ostream& summary) {
       append_class_csv(csv, student.name, rows, c.points, r.seed);
       scores[student.name] = lab_scores(rows, c.points);
       fs::create_directories(own);  // a student whose Slurm task never started has no folder yet
-      if (!fs::exists(own + "/results.json") || fs::file_size(own + "/results.json") == 0)  // the grading's own, when it wrote one
+      if (!fs::exists(own + "/results.json") ||
+          fs::file_size(own + "/results.json") == 0)  // the grading's own, when it wrote one
         write_not_graded_json(c.checkout, r.labs, r.points_path, r.seed, own + "/results.json", student.note);
     } else {
       append_class_csv(csv, student.name, student.rows, c.points, r.seed);
@@ -783,8 +844,10 @@ void write_class_files(const Class& c, std::ostream& summary) {
   std::ofstream gradebook(c.class_dir + "/" + kGradebookFile);
   write_gradebook(gradebook, students, r.labs, scores);
   const std::string shown_class = c.checkout.shown(c.class_dir);
-  say("class table: " + shown_class + "/summary.txt; every step: " + shown_class + "/class.csv; points per lab, to import into a "
-      "gradebook: " + shown_class + "/gradebook.csv; per student: " + shown_class + "/NAME/");
+  say("class table: " + shown_class + "/summary.txt; every step: " + shown_class +
+      "/class.csv; points per lab, to import into a "
+      "gradebook: " +
+      shown_class + "/gradebook.csv; per student: " + shown_class + "/NAME/");
 }
 
 }  // namespace
@@ -796,7 +859,8 @@ std::vector<std::string> class_entries(const ClassRequest& r) {
   std::vector<std::string> entries;
   for (const fs::directory_entry& entry : fs::directory_iterator(r.dir)) entries.push_back(entry.path().string());
   std::sort(entries.begin(), entries.end());
-  if (entries.empty()) throw Fatal(kExitUsage, "grade-class: " + r.dir + " holds no submission (a folder or an archive each)");
+  if (entries.empty())
+    throw Fatal(kExitUsage, "grade-class: " + r.dir + " holds no submission (a folder or an archive each)");
   return entries;
 }
 
@@ -805,7 +869,8 @@ std::vector<std::string> class_entries(const ClassRequest& r) {
 std::string start_class_folder(const Class& c) {
   const std::string previous_class = keep_previous_class(c.class_dir);
   if (!previous_class.empty())
-    say("the previous class's results are kept in " + c.checkout.shown(previous_class) + "; this class's go to " + c.checkout.shown(c.class_dir));
+    say("the previous class's results are kept in " + c.checkout.shown(previous_class) + "; this class's go to " +
+        c.checkout.shown(c.class_dir));
   fs::create_directories(c.class_dir);
   return previous_class;
 }
@@ -831,28 +896,33 @@ void announce_grading(const Class& c, std::size_t submissions, AsDataFile& summa
   const ClassRequest& r = c.request;
   const SlurmRequest& slurm = r.slurm;
   if (slurm.task >= 0)
-    say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " + r.dir +
-        " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " + std::to_string(slurm.tasks) +
-        " after it), one after another");
+    say("Slurm task " + std::to_string(slurm.task) + " of " + std::to_string(slurm.tasks) + ": grading its share of " +
+        r.dir + " (in name order, submission " + std::to_string(slurm.task + 1) + " and each " +
+        std::to_string(slurm.tasks) + " after it), one after another");
   else if (!slurm.merge)
-    say("grading " + std::to_string(submissions) + " submissions from " + r.dir + "; each one's log in " + c.checkout.shown(c.class_dir) + "/NAME/");
+    say("grading " + std::to_string(submissions) + " submissions from " + r.dir + "; each one's log in " +
+        c.checkout.shown(c.class_dir) + "/NAME/");
   if (slurm.task < 0) {
-    const std::string line = "seed " + r.seed + " for every submission (./workbook grade-class " + r.dir + " --seed " + r.seed + " replays it)";
+    const std::string line = "seed " + r.seed + " for every submission (./workbook grade-class " + r.dir + " --seed " +
+                             r.seed + " replays it)";
     std::cout << line << std::endl;
     summary << line << '\n';
   }
   if (c.gpus.size() > 1) {
     std::string list;
     for (const std::string& gpu : c.gpus) list += (list.empty() ? "" : ",") + gpu;
-    say("grading on " + std::to_string(c.gpus.size()) + " GPUs (" + list + "), one student at a time on each; each GPU's "
-        "students build in a folder of their own (build/submissions-" + c.checkout.preset + "-slotN)");
+    say("grading on " + std::to_string(c.gpus.size()) + " GPUs (" + list +
+        "), one student at a time on each; each GPU's "
+        "students build in a folder of their own (build/submissions-" +
+        c.checkout.preset + "-slotN)");
   }
 }
 
 }  // namespace
 
 int grade_class(const Checkout& checkout, Words words) {
-  Class c{checkout, read_class_request(checkout, std::move(words)), checkout.results + "/class", {}, {}, {}, {}, {}, 0, false};
+  Class c{checkout, read_class_request(checkout, std::move(words)), checkout.results + "/class", {}, {}, {}, {}, {}, 0,
+          false};
   ClassRequest& r = c.request;
   const SlurmRequest& slurm = r.slurm;
   if (slurm.submit) require_slurm();  // before anything of the previous class is moved
@@ -868,7 +938,8 @@ int grade_class(const Checkout& checkout, Words words) {
   const std::string previous_class = slurm_job ? "" : start_class_folder(c);
   // One seed for the whole class: every student's kernels see the same inputs and drawn sizes.
   if (r.seed.empty()) {
-    if (slurm_job) throw Fatal(kExitUsage, "grade-class: a Slurm task or merge is given the class's seed by its script");
+    if (slurm_job)
+      throw Fatal(kExitUsage, "grade-class: a Slurm task or merge is given the class's seed by its script");
     r.seed = drawn_seed();
   }
   // The labs' judges, once for the class (a Slurm class's when it is submitted): each student's build
@@ -887,10 +958,14 @@ int grade_class(const Checkout& checkout, Words words) {
   r.passed_on.insert(r.passed_on.end(), {"--seed", r.seed});
   announce_grading(c, entries.size(), summary);
   list_students(c, entries);
-  const auto grading = [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_command(c, job, slot, lane, false); };
+  const auto grading = [&](std::size_t job, std::size_t slot, std::size_t lane) {
+    return grading_command(c, job, slot, lane, false);
+  };
   const std::function<Command(std::size_t, std::size_t, std::size_t)> building_ahead =
       r.build_ahead ? std::function<Command(std::size_t, std::size_t, std::size_t)>(
-                          [&](std::size_t job, std::size_t slot, std::size_t lane) { return grading_command(c, job, slot, lane, true); })
+                          [&](std::size_t job, std::size_t slot, std::size_t lane) {
+                            return grading_command(c, job, slot, lane, true);
+                          })
                     : nullptr;
   const auto graded = [&](std::size_t job, std::size_t slot, int status) { take_verdict(c, job, slot, status); };
   if (slurm.task >= 0) {

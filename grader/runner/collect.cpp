@@ -77,7 +77,9 @@ Accounted account_for_steps(const std::vector<std::vector<StepRow>>& reported, c
   for (std::size_t k = 0; k < steps.size(); ++k)
     if (!reported[k].empty()) done.steps_done = k + 1;
   for (std::size_t k = 0; k < done.steps_done; ++k) {
-    if (reported[k].empty()) done.rows.push_back(failed_row(lab, steps[k], "the step's process gave no result to believe: it reported no result"));
+    if (reported[k].empty())
+      done.rows.push_back(
+          failed_row(lab, steps[k], "the step's process gave no result to believe: it reported no result"));
     for (const StepRow& row : reported[k]) done.rows.push_back(row);
   }
   if (done.steps_done == steps.size()) return done;
@@ -85,7 +87,8 @@ Accounted account_for_steps(const std::vector<std::vector<StepRow>>& reported, c
     done.rows.push_back(failed_row(lab, steps[done.steps_done], stopped_why));
     ++done.steps_done;
   } else if (status != kExitContextLost || done.steps_done == 0) {
-    for (; done.steps_done < steps.size(); ++done.steps_done) done.rows.push_back(failed_row(lab, steps[done.steps_done], not_graded_why));
+    for (; done.steps_done < steps.size(); ++done.steps_done)
+      done.rows.push_back(failed_row(lab, steps[done.steps_done], not_graded_why));
   }
   return done;
 }

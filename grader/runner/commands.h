@@ -4,8 +4,8 @@
 // `./workbook COMMAND` as they were typed, checks them, builds what it needs and runs it.
 #pragma once
 
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +30,8 @@ int handout(const Checkout& checkout, Words words);
 // given. Returns the exit code: 0 when every applicable step passed, 1 when one failed or a report
 // could not be written.
 int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
-              const std::string& points_path, bool quiet = false, const std::string& bars = "", const std::string& seed = "",
-              const std::string& log = "");
+              const std::string& points_path, bool quiet = false, const std::string& bars = "",
+              const std::string& seed = "", const std::string& log = "");
 
 // A submission taken in: unpacked into results/submissions/NAME, each lab's file in taken/.
 struct Submission {
@@ -72,12 +72,14 @@ inline constexpr const char* kNoDeviceTraceAnyMore =
 inline constexpr const char* kNoGpuReason = "not graded: no CUDA GPU is visible on this machine";
 // A submitted lab file that is the instructor's solution: what the student reads (which file it
 // copies, and how it was found, is the instructor's to know: results/.../copied.txt, grade.log).
-inline constexpr const char* kNotTheStudentsWork = "not graded: this file cannot be graded as your work; ask your instructor why";
+inline constexpr const char* kNotTheStudentsWork =
+    "not graded: this file cannot be graded as your work; ask your instructor why";
 
 // The results.json of a submission that was not graded (refused, empty, its Slurm task ended
 // first): every step of `labs` (none: every lab) a failed test that says why, so that every
 // student's maximum is the same whatever became of their submission.
-void write_not_graded_json(const Checkout& checkout, const std::vector<std::string>& labs, const std::string& points_path,
-                           const std::string& seed, const std::string& path, const std::string& why);
+void write_not_graded_json(const Checkout& checkout, const std::vector<std::string>& labs,
+                           const std::string& points_path, const std::string& seed, const std::string& path,
+                           const std::string& why);
 
 }  // namespace workbook::runner

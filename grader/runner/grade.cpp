@@ -92,7 +92,8 @@ void check_points(const Checkout& checkout, const std::string& path) {
     std::string known;
     for (const std::string& id : ids) known += " " + id;
     throw Fatal(kExitUsage, where + "there is no step " + step +
-                                (lab.empty() ? " (no lab is numbered " + step.substr(0, 2) + ")" : "; " + lab + "'s steps are" + known));
+                                (lab.empty() ? " (no lab is numbered " + step.substr(0, 2) + ")"
+                                             : "; " + lab + "'s steps are" + known));
   }
 }
 
@@ -126,8 +127,8 @@ Request read_request(const Checkout& checkout, Words words) {
     else if (word == "--json") r.json = writable(checkout, "--json", words.value("a file"));
     else if (word == "--junit") r.junit = writable(checkout, "--junit", words.value("a file"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
-    else if (word == "--build-only") r.build_only = true;  // grade-class --build-ahead's
-    else if (word == "--judges-built") r.judges_built = true;  // grade-class's
+    else if (word == "--build-only") r.build_only = true;                  // grade-class --build-ahead's
+    else if (word == "--judges-built") r.judges_built = true;              // grade-class's
     else if (word == "--as") r.as_name = words.value("a student's name");  // grade-class's
     else if (word == "--submission-results") r.submission_results = words.value("a folder");  // grade-class's
     else if (word == "--class-slot") {  // grade-class's, for the build folder of the GPU it grades on
@@ -135,8 +136,8 @@ Request read_request(const Checkout& checkout, Words words) {
       if (!std::regex_match(slot, std::regex("[0-9]{1,3}")))
         throw Fatal(kExitUsage, "--class-slot takes a number from 0 to 999, not '" + slot + "'");
       r.class_slot = std::stoi(slot);
-    }
-    else if (word.starts_with("-")) throw Fatal(kExitUsage, "grade: unknown option " + word + " (see ./workbook --help)");
+    } else if (word.starts_with("-"))
+      throw Fatal(kExitUsage, "grade: unknown option " + word + " (see ./workbook --help)");
     else if (std::regex_match(word, step_id)) {  // one step: its lab, and the id picked out of the lab's steps
       add_once(r.labs, lab_of_step(checkout, word));
       add_once(r.steps, word);
@@ -148,32 +149,39 @@ Request read_request(const Checkout& checkout, Words words) {
     }
   }
   std::erase_if(r.steps, [&](const std::string& id) {
-    return std::any_of(whole.begin(), whole.end(), [&](const std::string& lab) { return lab.substr(0, 2) == id.substr(0, 2); });
+    return std::any_of(whole.begin(), whole.end(),
+                       [&](const std::string& lab) { return lab.substr(0, 2) == id.substr(0, 2); });
   });
   check_request(checkout, r, "grades a student's files");
   // grade-class's options name a folder it empties: only one of the results' own, for a student's name.
-  if (!r.as_name.empty() && (r.as_name.front() == '.' || r.as_name.find('/') != std::string::npos || line_as_data(r.as_name) != r.as_name))
-    throw Fatal(kExitUsage, "--as takes a student's name as grade-class gives one (no '/', not starting with '.'), not '" +
-                                line_as_data(r.as_name) + "'");
+  if (!r.as_name.empty() &&
+      (r.as_name.front() == '.' || r.as_name.find('/') != std::string::npos || line_as_data(r.as_name) != r.as_name))
+    throw Fatal(kExitUsage,
+                "--as takes a student's name as grade-class gives one (no '/', not starting with '.'), not '" +
+                    line_as_data(r.as_name) + "'");
   if (!r.submission_results.empty()) {
     const fs::path results = fs::weakly_canonical(fs::absolute(checkout.results));
     const fs::path asked = fs::weakly_canonical(fs::absolute(r.submission_results));
     const auto [ends, inside] = std::mismatch(results.begin(), results.end(), asked.begin(), asked.end());
     if (ends != results.end() || inside == asked.end())
-      throw Fatal(kExitUsage, "--submission-results is grade-class's: a folder inside " + checkout.shown(checkout.results) + ", not " +
-                                  line_as_data(r.submission_results));
+      throw Fatal(kExitUsage, "--submission-results is grade-class's: a folder inside " +
+                                  checkout.shown(checkout.results) + ", not " + line_as_data(r.submission_results));
   }
   // A student's host code never runs in the process that judges it (docs/integrity.md, part 1).
   if (!r.judge && r.implementation != "solution")
-    throw Fatal(kExitUsage, "--linked runs the graded file's host code inside its grader, so it grades only the reference "
-                            "solutions (with --solution); a student's file is always judged");
+    throw Fatal(kExitUsage,
+                "--linked runs the graded file's host code inside its grader, so it grades only the reference "
+                "solutions (with --solution); a student's file is always judged");
   if (!r.points.empty() && !std::ifstream(r.points)) throw Fatal(kExitUsage, "--points: cannot read " + r.points);
-  if (r.points.empty() && std::ifstream(checkout.root + "/classroom/points.conf")) r.points = checkout.root + "/classroom/points.conf";
-  if (!r.points.empty()) check_points(checkout, r.points);  // a points file with a mistake is refused before anything runs
+  if (r.points.empty() && std::ifstream(checkout.root + "/classroom/points.conf"))
+    r.points = checkout.root + "/classroom/points.conf";
+  if (!r.points.empty())
+    check_points(checkout, r.points);  // a points file with a mistake is refused before anything runs
   if (!r.sanitizer.empty()) {
     r.sanitizer = toolkit_tool("compute-sanitizer");
     if (r.sanitizer.empty())
-      throw Fatal(kExitMissingTools, "--sanitize needs compute-sanitizer (part of the CUDA toolkit), which is not here");
+      throw Fatal(kExitMissingTools,
+                  "--sanitize needs compute-sanitizer (part of the CUDA toolkit), which is not here");
   }
   return r;
 }
@@ -233,9 +241,12 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
   } else {
     unsigned long first = kFirstGradingId;
     if (const char* moved = std::getenv("WORKBOOK_GRADING_IDS"); moved != nullptr && *moved != '\0') {
-      if (!std::regex_match(moved, std::regex("[1-9][0-9]{3,9}")) || std::stoul(moved) + 1000 * kIdsPerSlot > 4'000'000'000ul)
-        throw Fatal(kExitUsage, "WORKBOOK_GRADING_IDS is the first user id of the range steps run as (1000 or more, "
-                                "the range 4,096,000 ids long), not '" + std::string(moved) + "'");
+      if (!std::regex_match(moved, std::regex("[1-9][0-9]{3,9}")) ||
+          std::stoul(moved) + 1000 * kIdsPerSlot > 4'000'000'000ul)
+        throw Fatal(kExitUsage,
+                    "WORKBOOK_GRADING_IDS is the first user id of the range steps run as (1000 or more, "
+                    "the range 4,096,000 ids long), not '" +
+                        std::string(moved) + "'");
       first = std::stoul(moved);
     }
     c.first_id = first + static_cast<unsigned long>(class_slot) * kIdsPerSlot;
@@ -244,8 +255,10 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
   const Outcome reach = run({{"setpriv", "--reuid=" + std::to_string(uid), "--regid=" + std::to_string(gid),
                               "--clear-groups", "--", "test", "-x", grader}});
   if (reach.status != 0)
-    return {{}, {}, "the unprivileged user " + std::to_string(uid) + " cannot reach " + grader +
-                        " (a folder on its path is private): move the checkout, or open its path to others"};
+    return {{},
+            {},
+            "the unprivileged user " + std::to_string(uid) + " cannot reach " + grader +
+                " (a folder on its path is private): move the checkout, or open its path to others"};
   return c;
 }
 
@@ -256,12 +269,14 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 // code (grader/judge/judge.h), as built in `build_dir`: what grades, or profiles, one step without
 // running any of its host code. A submission's folder builds only its files; its judge is the
 // checkout's, built once for every student (Build::judges()).
-std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir, const std::string& lab,
-                                        const std::string& implementation) {
+std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir,
+                                        const std::string& lab, const std::string& implementation) {
   const std::string folder = build_dir + "/labs/" + lab;
-  std::vector<std::string> program = {Checkout::judge(judge_dir, lab), "--planner=" + folder + "/plan_" + lab + "_" + implementation,
+  std::vector<std::string> program = {Checkout::judge(judge_dir, lab),
+                                      "--planner=" + folder + "/plan_" + lab + "_" + implementation,
                                       "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
-  if (fs::exists(folder + "/liblab" + lab + "_given.a")) program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
+  if (fs::exists(folder + "/liblab" + lab + "_given.a"))
+    program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
   return program;
 }
 
@@ -285,8 +300,8 @@ struct Grading {
   std::vector<std::string> private_folders;
   bool someone_elses_file = false;
   std::vector<std::string> labs, broken, missing, only_steps;
-  std::map<std::string, std::string> refusals;  // lab -> the include check's findings
-  std::map<std::string, std::string> copied;    // lab -> the instructor's solution its file copies
+  std::map<std::string, std::string> refusals;     // lab -> the include check's findings
+  std::map<std::string, std::string> copied;       // lab -> the instructor's solution its file copies
   std::map<std::string, std::string> miscompiled;  // lab -> why its GPU code is not the build's
   std::string rows_path, log_path, json, junit, points;
   std::string bars;  // which bars graded: this GPU's profile or the built-in ones, named under the scorecard
@@ -298,7 +313,9 @@ struct Grading {
   AsDataFile log;
   std::vector<StepRow> rows;
 
-  std::string grader(const std::string& lab, const std::string& kind) const { return Checkout::grader(build_dir, lab, kind); }
+  std::string grader(const std::string& lab, const std::string& kind) const {
+    return Checkout::grader(build_dir, lab, kind);
+  }
   // What grades one step of `lab`: the lab's judge, given the implementation's planner and the files
   // of its GPU code (grader/judge/judge.h), so that none of the implementation's host code runs in
   // the step's process; or with --linked (solutions only) its grader, which links the implementation.
@@ -325,7 +342,8 @@ struct Grading {
   }
   // The lab's steps asked for: those named by id, or all of them when none of its steps was.
   std::vector<StepInfo> chosen_steps(const std::string& lab) {
-    const bool some = std::any_of(only_steps.begin(), only_steps.end(), [&](const std::string& id) { return id.substr(0, 2) == lab.substr(0, 2); });
+    const bool some = std::any_of(only_steps.begin(), only_steps.end(),
+                                  [&](const std::string& id) { return id.substr(0, 2) == lab.substr(0, 2); });
     std::vector<StepInfo> steps;
     for (const StepInfo& s : described(lab).steps)
       if (!some || std::find(only_steps.begin(), only_steps.end(), s.id) != only_steps.end()) steps.push_back(s);
@@ -368,8 +386,8 @@ StepProcess step_process(Grading& g, const std::string& name, std::vector<std::s
     // The folder is root's: the step may write its rows file and its scratch folder, and nothing
     // else of the checkout, results/ or solutions/; it cannot put a link where its rows are read.
     const auto [uid, gid] = *step_ids;
-    if ((!g.judge && chown(p.rows_file.c_str(), uid, gid) != 0) || chown((p.work + "/scratch").c_str(), uid, gid) != 0 ||
-        chmod((p.work + "/scratch").c_str(), 0700) != 0)
+    if ((!g.judge && chown(p.rows_file.c_str(), uid, gid) != 0) ||
+        chown((p.work + "/scratch").c_str(), uid, gid) != 0 || chmod((p.work + "/scratch").c_str(), 0700) != 0)
       throw Fatal(kExitFailed, "cannot hand " + p.work + " to the unprivileged user");
     argv.insert(argv.begin(), {"setpriv", "--reuid=" + std::to_string(uid), "--regid=" + std::to_string(gid),
                                "--clear-groups", "--no-new-privs", "--"});
@@ -379,8 +397,11 @@ StepProcess step_process(Grading& g, const std::string& name, std::vector<std::s
   std::string private_folders;
   for (const std::string& folder : g.private_folders) private_folders += (private_folders.empty() ? "" : ":") + folder;
   p.command = Command(argv,
-                      {{"HOME", p.work + "/scratch"}, {"TMPDIR", p.work + "/scratch"}, {"WORKBOOK_STEP_SECONDS", g.timeout_s},
-                       {"WORKBOOK_STEPS_IN_PROCESS", std::to_string(steps)}, {"WORKBOOK_PRIVATE_FOLDERS", private_folders},
+                      {{"HOME", p.work + "/scratch"},
+                       {"TMPDIR", p.work + "/scratch"},
+                       {"WORKBOOK_STEP_SECONDS", g.timeout_s},
+                       {"WORKBOOK_STEPS_IN_PROCESS", std::to_string(steps)},
+                       {"WORKBOOK_PRIVATE_FOLDERS", private_folders},
                        {"WORKBOOK_CONFINEMENT_REQUIRED", g.someone_elses_file ? "1" : "0"}},
                       p.work + "/scratch", p.work + "/output.log");
   if (g.judge) p.command.appended_on_3 = p.rows_file;
@@ -398,7 +419,8 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   if (output_copy != nullptr) *output_copy = output;
   g.log << output.substr(0, kMaxLoggedOutput);
   g.log << "[workbook] " << lab << ' ' << step.name << ": " << std::fixed << std::setprecision(2)
-        << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s, the step's process from start to end\n"
+        << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count()
+        << " s, the step's process from start to end\n"
         << std::defaultfloat;
   g.log.flush();
   if (outcome.status == 0 || outcome.status == exit_code::kStepFailed || outcome.status == exit_code::kSkipped)
@@ -420,11 +442,13 @@ enum class Ending {
 };
 Ending ending_of(int status, bool under_sanitizer = false) {
   switch (status) {
-    case 0: case exit_code::kStepFailed: return Ending::kGraded;
+    case 0:
+    case exit_code::kStepFailed: return Ending::kGraded;
     case exit_code::kSkipped: return Ending::kNotApplicable;
     case exit_code::kUsage: return Ending::kNotGraded;
     case exit_code::kContextLost: return Ending::kContextLost;
-    case exit_code::kTimedOut: case exit_code::kKilled: return Ending::kHung;
+    case exit_code::kTimedOut:
+    case exit_code::kKilled: return Ending::kHung;
     case exit_code::kSanitizerFoundErrors: return under_sanitizer ? Ending::kSanitizerFound : Ending::kCrashed;
     default: return Ending::kCrashed;
   }
@@ -438,11 +462,13 @@ std::string not_graded_reason(const Grading& g) {
   return "the grader ran no test case for this step; see " + g.results_shown() + "/grade.log";
 }
 std::string hung_reason(const Grading& g, const std::string& tool = "") {
-  if (!tool.empty()) return "did not finish within " + g.timeout_s + " s under " + tool + " (--timeout raises the limit)";
+  if (!tool.empty())
+    return "did not finish within " + g.timeout_s + " s under " + tool + " (--timeout raises the limit)";
   return "did not finish within " + g.timeout_s + " s: a hang or an endless loop (--timeout raises the limit)";
 }
 std::string crashed_reason(const Grading& g, int status, const std::string& tool = "") {
-  const std::string how = status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
+  const std::string how =
+      status > 128 ? "signal " + std::to_string(status - 128) : "exit code " + std::to_string(status);
   if (!tool.empty()) return "the grader died (" + how + ") under " + tool + "; see " + g.results_shown() + "/grade.log";
   return "the grader process died (" + how + ") while running this step; see " + g.results_shown() + "/grade.log";
 }
@@ -463,13 +489,15 @@ void say_ending(Grading& g, const std::string& lab, const StepInfo& step, int st
       break;
     case Ending::kSanitizerFound:
       said = "FAIL (" + tool + " found errors)";
-      reason = "compute-sanitizer's " + tool + " reported errors in this step's kernels; see " + g.results_shown() + "/grade.log";
+      reason = "compute-sanitizer's " + tool + " reported errors in this step's kernels; see " + g.results_shown() +
+               "/grade.log";
       break;
     case Ending::kHung:
       said = "FAIL (hung)";
       reason = hung_reason(g, tool);
       break;
-    case Ending::kContextLost: case Ending::kCrashed:
+    case Ending::kContextLost:
+    case Ending::kCrashed:
       said = "FAIL (crashed)";
       reason = crashed_reason(g, status, tool);
       break;
@@ -497,8 +525,8 @@ std::string said_of(const std::vector<StepRow>& rows) {
 // What a judge process that ended with `status` accounted for of its steps `names`: their rows, or
 // every step failed with why the process stopped (hung, crashed) or why its rows are not to be
 // believed; `console`: the verdict the console shows for steps without rows of their own.
-Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::string& lab, const std::vector<std::string>& names,
-                              int status, bool over_time, std::string& console) {
+Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::string& lab,
+                              const std::vector<std::string>& names, int status, bool over_time, std::string& console) {
   std::string stopped_why;
   if (over_time || ending_of(status) == Ending::kHung) {
     stopped_why = hung_reason(g);
@@ -513,7 +541,8 @@ Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::strin
                                   not_graded_reason(g));
   } catch (const std::exception& error) {  // not to be believed: every step of the process fails
     for (const std::string& name : names)
-      accounted.rows.push_back(failed_row(lab, name, std::string("the step's process gave no result to believe: ") + error.what()));
+      accounted.rows.push_back(
+          failed_row(lab, name, std::string("the step's process gave no result to believe: ") + error.what()));
     accounted.steps_done = names.size();
     console = "FAIL";
   }
@@ -543,7 +572,7 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
   };
   const auto began = std::chrono::steady_clock::now();
   auto step_began = began;
-  std::size_t said = 0;  // steps[0, said) have reported, and the console has their verdicts
+  std::size_t said = 0;      // steps[0, said) have reported, and the console has their verdicts
   std::ostringstream times;  // each step's time in the process, for grade.log
   const auto say_reported = [&] {
     std::vector<std::vector<StepRow>> rows;
@@ -560,7 +589,8 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
       times << "[workbook] " << lab << ' ' << steps[said].name << ": " << std::fixed << std::setprecision(2)
             << seconds_since(step_began) << " s in its lab's judge process\n";
       step_began = std::chrono::steady_clock::now();
-      if (said + 1 < steps.size()) std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
+      if (said + 1 < steps.size())
+        std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
     }
   };
   std::cout << "[workbook] " << lab << ' ' << steps.front().name << " ... " << std::flush;
@@ -583,7 +613,8 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
   // The console's verdicts of the steps accounted for but not yet said: failed without rows of their own.
   for (; said < accounted.steps_done; ++said) {
     std::cout << (console.empty() ? "FAIL (not graded)" : console) << '\n';
-    if (said + 1 < accounted.steps_done) std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
+    if (said + 1 < accounted.steps_done)
+      std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
   }
   if (accounted.steps_done < steps.size())  // after a step that left the context unusable: its next is begun again
     std::cout << "graded in a new process (the step before left the CUDA context unusable)\n";
@@ -598,7 +629,9 @@ void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
   for (const std::string tool : {"memcheck", "racecheck", "synccheck"}) {
     std::cout << "[workbook] " << lab << ' ' << step.name << ", " << tool << " ... " << std::flush;
     g.log << "=== compute-sanitizer --tool " << tool << ": " << lab << ' ' << step.name << '\n';
-    std::vector<std::string> command = {g.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(exit_code::kSanitizerFoundErrors), "--print-limit", "20"};
+    std::vector<std::string> command = {
+        g.sanitizer,     "--tool", tool, "--error-exitcode", std::to_string(exit_code::kSanitizerFoundErrors),
+        "--print-limit", "20"};
     // A judge finds how many parameters a kernel takes by asking the driver one past the last
     // (replay.h), an API error by design; the student's own API calls run in the planner.
     if (g.judge) command.insert(command.end(), {"--report-api-errors", "no"});
@@ -617,8 +650,9 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
                  const std::vector<std::string>& reference_program) {
   const std::string metrics = g.described(lab).metrics;
   const auto under_ncu = [&](const std::vector<std::string>& program) {
-    std::vector<std::string> command = {ncu, "--target-processes", "all", "--profile-from-start", "off", "--csv",
-                                        "--page", "raw", "--print-units", "base", "--metrics", metrics};
+    std::vector<std::string> command = {
+        ncu,    "--target-processes", "all",  "--profile-from-start", "off", "--csv", "--page", "raw", "--print-units",
+        "base", "--metrics",          metrics};
     command.insert(command.end(), program.begin(), program.end());
     command.push_back("--profile=" + step.id);
     for (const std::string& word : g.drawing_arguments()) command.push_back(word);
@@ -635,7 +669,8 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
   };
   // "starter" is the build's name for the file in labs/, which is the student's own work by now.
   const std::string whose_file = g.implementation == "starter" ? "your labs/" + lab + " file" : g.implementation;
-  say("profiling " + lab + " " + step.name + " (" + whose_file + ") under Nsight Compute: each of its kernels, "
+  say("profiling " + lab + " " + step.name + " (" + whose_file +
+      ") under Nsight Compute: each of its kernels, "
       "one launch, at its bar's shape");
   std::string output;
   const int status = run_step(g, lab, step, under_ncu(g.step_program(lab)), &output, /*rows=*/false);
@@ -647,7 +682,8 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
     return kExitFailed;
   }
   if (ending_of(status) == Ending::kHung) {
-    say("profile: " + step.id + " did not finish within " + g.timeout_s + " s under Nsight Compute, which replays each "
+    say("profile: " + step.id + " did not finish within " + g.timeout_s +
+        " s under Nsight Compute, which replays each "
         "kernel several times: a hang, or a kernel slow enough that --timeout should be raised");
     return kExitFailed;
   }
@@ -676,7 +712,8 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
 }  // namespace
 
 int summarize(const std::vector<StepRow>& rows, const std::string& json, const std::string& junit,
-              const std::string& points_path, bool quiet, const std::string& bars, const std::string& seed, const std::string& log) {
+              const std::string& points_path, bool quiet, const std::string& bars, const std::string& seed,
+              const std::string& log) {
   Points points;
   if (!points_path.empty()) points = read_points(points_path);
   if (!quiet) {
@@ -722,7 +759,8 @@ Built build_for(const Checkout& checkout, Request& r) {
     if (r.labs.empty()) {
       r.labs = taken.labs;
       if (r.labs.empty())
-        throw Fatal(kExitUsage, "submission " + taken.name + " holds no lab file: expected labs/NN_topic/<topic>.cu, e.g. " +
+        throw Fatal(kExitUsage, "submission " + taken.name +
+                                    " holds no lab file: expected labs/NN_topic/<topic>.cu, e.g. " +
                                     checkout.topic_file(checkout.labs().front()));
     }
     r.results = taken.results;
@@ -785,7 +823,8 @@ void start_grading(Grading& g, const Request& r, const Built& built) {
   // for a step after editing lab 04's file. Said only for a file this build compiled.
   for (const auto& [lab, table] : built.labs.nvcc_passes)
     if (const std::string passes = nvcc_passes(table); !passes.empty())
-      g.log << "[workbook] nvcc's passes on " << g.checkout.topic_file(lab) << ", compiled for this grading: " << passes << '\n';
+      g.log << "[workbook] nvcc's passes on " << g.checkout.topic_file(lab) << ", compiled for this grading: " << passes
+            << '\n';
   std::ofstream(g.rows_path, std::ios::trunc).close();
 }
 
@@ -836,7 +875,8 @@ void fail_labs_not_graded(Grading& g, const LabsBuilt& built) {
 std::vector<std::string> launches_past_workbook_launch(const std::string& file, const std::string& shown) {
   std::vector<std::string> found;
   std::ifstream in(file);
-  static const std::regex launch(R"(<<<|\b(cudaLaunchKernel(Ex|ExC)?|cudaLaunchCooperativeKernel|cuLaunchKernel(Ex)?|cudaGraphLaunch)\b)");
+  static const std::regex launch(
+      R"(<<<|\b(cudaLaunchKernel(Ex|ExC)?|cudaLaunchCooperativeKernel|cuLaunchKernel(Ex)?|cudaGraphLaunch)\b)");
   bool in_comment = false;
   int number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -857,8 +897,10 @@ std::vector<std::string> launches_past_workbook_launch(const std::string& file, 
       }
     }
     if (std::regex_search(code, launch))
-      found.push_back(shown + "(" + std::to_string(number) + "): launches past workbook::launch; on a GPU every step that makes this "
-                      "launch fails: launch with workbook::launch(kernel, grid, block, shared_bytes, stream, arguments...)");
+      found.push_back(
+          shown + "(" + std::to_string(number) +
+          "): launches past workbook::launch; on a GPU every step that makes this "
+          "launch fails: launch with workbook::launch(kernel, grid, block, shared_bytes, stream, arguments...)");
   }
   return found;
 }
@@ -869,7 +911,8 @@ int stop_without_gpu(Grading& g, const Request& r) {
   for (const std::string& lab : g.implementation == "solution" ? std::vector<std::string>{} : g.labs) {
     const std::string file = g.implementation == "submission" ? g.results + "/taken/" + g.checkout.topic_file(lab)
                                                               : g.checkout.root + "/" + g.checkout.topic_file(lab);
-    for (const std::string& finding : launches_past_workbook_launch(file, g.checkout.topic_file(lab))) say("warning: " + finding);
+    for (const std::string& finding : launches_past_workbook_launch(file, g.checkout.topic_file(lab)))
+      say("warning: " + finding);
   }
   // A lab that did not compile (or was refused) has failed whether or not a GPU is here: its steps'
   // rows are the scorecard, and the exit status is a failure's.
@@ -880,9 +923,11 @@ int stop_without_gpu(Grading& g, const Request& r) {
       for (const StepInfo& step : g.chosen_steps(lab)) g.fail(lab, step.name, kNoGpuReason);
   append_rows(g.rows_path, g.rows);
   if (failed_already || !g.json.empty() || !g.junit.empty())
-    summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/!failed_already, "", g.seed, g.results_shown() + "/grade.log");
+    summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/!failed_already, "", g.seed,
+              g.results_shown() + "/grade.log");
   const std::string built_labs = failed_already ? "the labs that compiled are built" : "everything is built";
-  say(built_labs + ", but " + (r.profile.empty() ? "grading" : "profile") + " needs a CUDA GPU and none is visible here.");
+  say(built_labs + ", but " + (r.profile.empty() ? "grading" : "profile") +
+      " needs a CUDA GPU and none is visible here.");
   say("run the same command on a machine with an NVIDIA GPU (compute capability 8.0 or newer).");
   return failed_already ? kExitFailed : kExitNoGpu;
 }
@@ -924,13 +969,11 @@ std::vector<std::string> say_how_graded(Grading& g, const Request& r) {
   } else {
     say("note: steps are not confined (" + g.confinement.why_not + ")");
   }
-  if (!g.sanitizer.empty())
-    say("under compute-sanitizer only the correctness halves run, nothing is timed");
+  if (!g.sanitizer.empty()) say("under compute-sanitizer only the correctness halves run, nothing is timed");
   if (g.judge)
     say("each step is graded by its lab's judge, which runs none of the graded file's host code: that runs in a "
         "planner of its own, whose launches the judge checks and replays (docs/integrity.md, part 1)");
-  else
-    say("--linked: each solution is linked into its lab's grader, host code and all (for comparing with the judge)");
+  else say("--linked: each solution is linked into its lab's grader, host code and all (for comparing with the judge)");
   // Each lab's correctness cases include sizes drawn from the seed: shown, so that a failure at one
   // can be replayed (--seed) and read.
   for (const std::string& lab : g.labs) {
@@ -949,7 +992,8 @@ double grade_labs(Grading& g, const std::vector<std::string>& bars) {
     const std::vector<StepInfo> steps = g.chosen_steps(lab);
     if (g.judge && g.sanitizer.empty()) {  // a lab's steps in one judge process, a new one only where one must be
       for (std::size_t done = 0; done < steps.size();)
-        done += grade_in_one_judge(g, lab, std::vector<StepInfo>(steps.begin() + static_cast<std::ptrdiff_t>(done), steps.end()), bars);
+        done += grade_in_one_judge(
+            g, lab, std::vector<StepInfo>(steps.begin() + static_cast<std::ptrdiff_t>(done), steps.end()), bars);
     } else {  // a linked grader, or compute-sanitizer: a process for each step
       for (const StepInfo& step : steps)
         if (g.sanitizer.empty()) grade_step(g, lab, step, bars);
@@ -964,7 +1008,8 @@ double grade_labs(Grading& g, const std::vector<std::string>& bars) {
 // its rows, and the scorecard and results files.
 int finish_grading(Grading& g, const Built& built, double steps_seconds) {
   const auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
-  const double total = seconds(built.began, std::chrono::steady_clock::now()), building = seconds(built.began, built.ended);
+  const double total = seconds(built.began, std::chrono::steady_clock::now()),
+               building = seconds(built.began, built.ended);
   std::ostringstream went;
   went << std::fixed << std::setprecision(1) << "this grading: " << total << " s, of which building " << building
        << " s, the steps' processes " << steps_seconds << " s, the rest " << total - building - steps_seconds << " s";
@@ -975,14 +1020,15 @@ int finish_grading(Grading& g, const Built& built, double steps_seconds) {
     g.log << "[workbook] this grading's build, its longest outputs: " << outputs << '\n';
   say(went.str());  // on the console too: grade-class keeps each student's (results/class/NAME/grade.txt)
   append_rows(g.rows_path, g.rows);
-  return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed, g.results_shown() + "/grade.log");
+  return summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/false, g.bars, g.seed,
+                   g.results_shown() + "/grade.log");
 }
 
 int grade_request(const Checkout& checkout, Request& r) {
   const Built built = build_for(checkout, r);
   if (r.build_only) {  // the grading that follows builds again, and finds it done
-    say("built ahead in " + checkout.shown(built.build->folder()) + ", " + std::to_string(built.labs.built.size()) + " of " +
-        std::to_string(r.labs.size()) + " labs; graded later");
+    say("built ahead in " + checkout.shown(built.build->folder()) + ", " + std::to_string(built.labs.built.size()) +
+        " of " + std::to_string(r.labs.size()) + " labs; graded later");
     return 0;
   }
   Grading g(checkout);
@@ -993,7 +1039,8 @@ int grade_request(const Checkout& checkout, Request& r) {
   if (g.judge)
     for (const std::string& lab : g.labs) {
       // The file that was built: the reference solution's, the submission's, or the student's own.
-      const std::string file = g.implementation == "solution"     ? "solutions/" + lab + "/" + checkout.topic_of(lab) + ".cu"
+      const std::string file = g.implementation == "solution"
+                                   ? "solutions/" + lab + "/" + checkout.topic_of(lab) + ".cu"
                                : g.implementation == "submission" ? "the submission's " + checkout.topic_file(lab)
                                                                   : checkout.topic_file(lab);
       say(lab + ": " + file + " built: its host code will run only in its planner, its kernels in the judge");
@@ -1001,7 +1048,7 @@ int grade_request(const Checkout& checkout, Request& r) {
   fail_labs_not_graded(g, built.labs);
   // What is left was built for the build's GPU code, and is graded.
   if (!r.profile.empty() && g.labs.empty()) return kExitFailed;  // said above: it did not build
-  if (g.labs.empty()) return finish_grading(g, built, 0);  // the verdicts are known without a GPU
+  if (g.labs.empty()) return finish_grading(g, built, 0);        // the verdicts are known without a GPU
   if (run({{g.lister(g.labs.front()), "--gpu-check"}}).status != 0) return stop_without_gpu(g, r);
   if (!r.profile.empty()) return profile_request(g, r);
   const std::vector<std::string> bars = say_how_graded(g, r);
@@ -1012,14 +1059,16 @@ int grade_request(const Checkout& checkout, Request& r) {
 std::string find_ncu() {
   if (const char* chosen = std::getenv("WORKBOOK_NCU"); chosen != nullptr && *chosen != '\0') {
     if (access(chosen, X_OK) != 0)
-      throw Fatal(kExitMissingTools, std::string("WORKBOOK_NCU names ") + chosen + ", which is not a program here: "
-                                     "point it at Nsight Compute's ncu, or unset it to use the toolkit's");
+      throw Fatal(kExitMissingTools, std::string("WORKBOOK_NCU names ") + chosen +
+                                         ", which is not a program here: "
+                                         "point it at Nsight Compute's ncu, or unset it to use the toolkit's");
     return chosen;
   }
   if (const std::string found = toolkit_tool("ncu"); !found.empty()) return found;
-  throw Fatal(kExitMissingTools, "profile runs your kernels under Nsight Compute's ncu, which comes with the CUDA toolkit "
-                                 "and is not here (neither on PATH nor beside nvcc): install the toolkit's Nsight Compute "
-                                 "(nsight-compute), or set WORKBOOK_NCU to its ncu. Grading does not need it");
+  throw Fatal(kExitMissingTools,
+              "profile runs your kernels under Nsight Compute's ncu, which comes with the CUDA toolkit "
+              "and is not here (neither on PATH nor beside nvcc): install the toolkit's Nsight Compute "
+              "(nsight-compute), or set WORKBOOK_NCU to its ncu. Grading does not need it");
 }
 
 }  // namespace
@@ -1033,8 +1082,10 @@ int profile(const Checkout& checkout, Words words) {
     else if (word == "--submission") r.submission = checkout.from_caller(words.value("a folder or an archive"));
     else if (word == "--seed") r.seed = checked_seed(words.value("a value"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
-    else if (word.starts_with("-")) throw Fatal(kExitUsage, "profile: unknown option " + word + " (see ./workbook --help)");
-    else if (!r.profile.empty()) throw Fatal(kExitUsage, "profile takes one step, like 03.2, not '" + r.profile + "' and '" + word + "'");
+    else if (word.starts_with("-"))
+      throw Fatal(kExitUsage, "profile: unknown option " + word + " (see ./workbook --help)");
+    else if (!r.profile.empty())
+      throw Fatal(kExitUsage, "profile takes one step, like 03.2, not '" + r.profile + "' and '" + word + "'");
     else if (!std::regex_match(word, step_id))
       throw Fatal(kExitUsage, "profile takes a step's id, like 03.2 (./workbook list shows them), not '" + word + "'");
     else r.profile = word;

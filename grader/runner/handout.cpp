@@ -17,8 +17,8 @@
 #include <regex>
 #include <set>
 #include <sstream>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands.h"
@@ -37,7 +37,8 @@ namespace fs = std::filesystem;
 const std::set<std::string> kNotHandedOut = {"solutions", "build", "results"};
 
 // The instructor's files outside solutions/: the instructors' guide and its picture, the design (a
-// maintainer's page: the two trees, the proofs), and a script that needs solutions/. A page handed out leaves out its instructor spans too (student_text()).
+// maintainer's page: the two trees, the proofs), and a script that needs solutions/. A page handed out leaves out its
+// instructor spans too (student_text()).
 const std::set<std::string> kInstructorOnly = {"docs/instructors.md", "docs/site-instructors.png", "docs/design.md",
                                                "scripts/edit_to_verdict.sh"};
 
@@ -67,9 +68,11 @@ std::string student_text(const std::string& page) {
 // found that git does not track is named in `left_out`, and stays behind.
 std::vector<fs::path> course_files(const std::string& root, std::vector<std::string>& left_out) {
   if (!fs::exists(root + "/.git") || !on_path("git"))
-    throw Fatal(kExitUsage, "handout copies the files the workbook's git repository tracks, and " + root +
-                                " is not a git checkout (or git is not installed): run it in a clone of the workbook, so that nothing "
-                                "else in your folder (grades, submissions) can go out with it");
+    throw Fatal(
+        kExitUsage,
+        "handout copies the files the workbook's git repository tracks, and " + root +
+            " is not a git checkout (or git is not installed): run it in a clone of the workbook, so that nothing "
+            "else in your folder (grades, submissions) can go out with it");
   const auto listed = [&](const std::vector<std::string>& which) {
     std::vector<std::string> argv = {"git", "-C", root, "ls-files", "-z"};
     argv.insert(argv.end(), which.begin(), which.end());
@@ -83,7 +86,8 @@ std::vector<fs::path> course_files(const std::string& root, std::vector<std::str
   };
   std::vector<fs::path> files;
   for (const std::string& name : listed({"--cached"}))
-    if (handed_out(name) && fs::symlink_status(root + "/" + name).type() == fs::file_type::regular) files.emplace_back(name);
+    if (handed_out(name) && fs::symlink_status(root + "/" + name).type() == fs::file_type::regular)
+      files.emplace_back(name);
   for (const std::string& name : listed({"--others", "--exclude-standard"}))
     if (handed_out(name)) left_out.push_back(name);
   std::sort(files.begin(), files.end());
@@ -102,7 +106,8 @@ class CopyInProgress {
       fs::remove_all(folder_, ignored);
       return;
     }
-    for (const fs::directory_entry& entry : fs::directory_iterator(folder_, ignored)) fs::remove_all(entry.path(), ignored);
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder_, ignored))
+      fs::remove_all(entry.path(), ignored);
   }
   CopyInProgress(const CopyInProgress&) = delete;
   CopyInProgress& operator=(const CopyInProgress&) = delete;
@@ -136,11 +141,14 @@ std::string destination_of(const Checkout& checkout, Words words) {
     if (!destination.empty()) throw Fatal(kExitUsage, "handout takes one folder to write the student's copy into");
     destination = checkout.from_caller(word);
   }
-  if (destination.empty()) throw Fatal(kExitUsage, "handout needs a folder to write the student's copy into, e.g. ./workbook handout ../course-2027");
+  if (destination.empty())
+    throw Fatal(kExitUsage,
+                "handout needs a folder to write the student's copy into, e.g. ./workbook handout ../course-2027");
   destination = fs::weakly_canonical(destination).string();
   const std::string root = fs::weakly_canonical(checkout.root).string();
   if (destination == root || destination.starts_with(root + "/"))
-    throw Fatal(kExitUsage, "handout: " + destination + " is inside this checkout; write the student's copy somewhere else");
+    throw Fatal(kExitUsage,
+                "handout: " + destination + " is inside this checkout; write the student's copy somewhere else");
   if (fs::exists(destination) && !(fs::is_directory(destination) && fs::is_empty(destination)))
     throw Fatal(kExitUsage, "handout: " + destination + " exists and is not an empty folder");
   return destination;
@@ -155,14 +163,17 @@ void copy_the_course(const Checkout& checkout, const std::string& destination) {
     std::string named;
     for (std::size_t i = 0; i < left_out.size() && i < 10; ++i) named += (i == 0 ? "" : ", ") + left_out[i];
     if (left_out.size() > 10) named += " and " + std::to_string(left_out.size() - 10) + " more";
-    say("handout: leaves out " + std::to_string(left_out.size()) + " files git does not track here (yours, not the course's): " + named);
+    say("handout: leaves out " + std::to_string(left_out.size()) +
+        " files git does not track here (yours, not the course's): " + named);
   }
-  say("handout: writing " + std::to_string(files.size()) + " files into " + destination + " (no solutions/, no history)");
+  say("handout: writing " + std::to_string(files.size()) + " files into " + destination +
+      " (no solutions/, no history)");
   for (const fs::path& file : files) {
     const fs::path to = fs::path(destination) / file;
     fs::create_directories(to.parent_path());
     fs::copy_file(fs::path(checkout.root) / file, to);
-    if (file.extension() == ".md") std::ofstream(to, std::ios::trunc) << student_text(read_text((fs::path(checkout.root) / file).string()));
+    if (file.extension() == ".md")
+      std::ofstream(to, std::ios::trunc) << student_text(read_text((fs::path(checkout.root) / file).string()));
   }
 }
 
@@ -190,27 +201,32 @@ void check_nothing_of_the_instructor(const Checkout& checkout, const std::string
 // results in its own results/, and its tests install nothing a student's would not (no Slurm). Its
 // build's progress goes to the console, as the student would see it: minutes of compiling.
 void build_and_test_the_copy(const Checkout& checkout, const std::string& destination, const std::string& log) {
-  say("handout: building it from scratch and running its tests, as a student would (about 25 minutes on 2 cores; ./workbook test there; log: " +
+  say("handout: building it from scratch and running its tests, as a student would (about 25 minutes on 2 cores; "
+      "./workbook test there; log: " +
       checkout.shown(log) + ")");
   std::ofstream build_log(log, std::ios::trunc);
   static const std::regex test_verdict(R"(^tests: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$)"),
       test_done(R"(^ *([0-9]+)/([0-9]+) Test +#.*)");  // ctest's "  12/150 Test  #12: ... Passed"
   std::string verdict;
   int tenths_said = 0;
-  const int tested = run_lines({{destination + "/workbook", "test"}, student_preset(checkout), destination}, [&](const std::string& line) {
-    build_log << line << '\n';
-    std::smatch m;
-    if (line.starts_with("[workbook] ")) {
-      say("handout: the copy: " + line.substr(11));
-    } else if (std::regex_match(line, m, test_done) && std::stoi(m[1]) * 10 / std::stoi(m[2]) > tenths_said) {
-      tenths_said = std::stoi(m[1]) * 10 / std::stoi(m[2]);
-      say("handout: the copy's tests: " + std::string(m[1]) + " of " + std::string(m[2]) + " done");
-    }
-    if (std::regex_match(line, test_verdict)) verdict = line;
-  });
+  const int tested = run_lines(
+      {{destination + "/workbook", "test"}, student_preset(checkout), destination}, [&](const std::string& line) {
+        build_log << line << '\n';
+        std::smatch m;
+        if (line.starts_with("[workbook] ")) {
+          say("handout: the copy: " + line.substr(11));
+        } else if (std::regex_match(line, m, test_done) && std::stoi(m[1]) * 10 / std::stoi(m[2]) > tenths_said) {
+          tenths_said = std::stoi(m[1]) * 10 / std::stoi(m[2]);
+          say("handout: the copy's tests: " + std::string(m[1]) + " of " + std::string(m[2]) + " done");
+        }
+        if (std::regex_match(line, test_verdict)) verdict = line;
+      });
   build_log.close();
-  if (verdict.empty()) fail(destination, "it does not build (exit " + std::to_string(tested) + "): see " + checkout.shown(log));
-  if (tested != 0) fail(destination, "its own test suite fails there (" + verdict + "), as it would for a student: see " + checkout.shown(log));
+  if (verdict.empty())
+    fail(destination, "it does not build (exit " + std::to_string(tested) + "): see " + checkout.shown(log));
+  if (tested != 0)
+    fail(destination,
+         "its own test suite fails there (" + verdict + "), as it would for a student: see " + checkout.shown(log));
   say("handout: the copy's own test suite passes (" + verdict + ")");
 }
 
@@ -221,37 +237,46 @@ void check_only_the_starters_graders(const Checkout& checkout, const std::string
   for (const std::string& lab : checkout.labs()) {
     for (const fs::directory_entry& entry : fs::directory_iterator(build + "/labs/" + lab)) {
       const std::string name = entry.path().filename().string();
-      if (!name.starts_with("grade_") || !entry.is_regular_file() || (entry.status().permissions() & fs::perms::owner_exec) == fs::perms::none) continue;
+      if (!name.starts_with("grade_") || !entry.is_regular_file() ||
+          (entry.status().permissions() & fs::perms::owner_exec) == fs::perms::none)
+        continue;
       (name == "grade_" + lab + "_starter" ? graders : others).push_back(name);
     }
   }
   if (!others.empty()) fail(destination, "its build holds graders beyond the starters': " + others.front());
   if (graders.size() != checkout.labs().size())
-    fail(destination, "its build holds " + std::to_string(graders.size()) + " starters' graders for " + std::to_string(checkout.labs().size()) + " labs");
+    fail(destination, "its build holds " + std::to_string(graders.size()) + " starters' graders for " +
+                          std::to_string(checkout.labs().size()) + " labs");
   say("handout: it builds, with the " + std::to_string(graders.size()) + " starters' graders and no other");
 }
 
 // On a GPU, every step of every lab fails, each with a TODO of its lab (a step may stop at an
 // earlier step's TODO it needs first: 06.2 at 06.1's workspace query).
-void check_every_step_fails_with_a_todo(const Checkout& checkout, const std::string& destination, const std::string& log) {
+void check_every_step_fails_with_a_todo(const Checkout& checkout, const std::string& destination,
+                                        const std::string& log) {
   const Outcome graded = run({{destination + "/workbook", "grade"}, student_preset(checkout), destination});
   std::ofstream(log, std::ios::app) << graded.output;
   if (graded.status == kExitNoGpu) {
-    say("handout: no GPU here, so its steps were not graded; on a GPU machine ./workbook grade in the copy fails every step with a TODO");
+    say("handout: no GPU here, so its steps were not graded; on a GPU machine ./workbook grade in the copy fails every "
+        "step with a TODO");
     return;
   }
   std::size_t steps = 0;
   for (const std::string& lab : checkout.labs()) steps += checkout.step_ids(lab).size();
-  if (graded.status != kExitFailed || graded.output.find("\n0 of " + std::to_string(steps) + " steps pass") == std::string::npos)
-    fail(destination, "./workbook grade there did not fail every one of its " + std::to_string(steps) + " steps (exit " +
-                          std::to_string(graded.status) + "; see " + checkout.shown(log) + ")");
+  if (graded.status != kExitFailed ||
+      graded.output.find("\n0 of " + std::to_string(steps) + " steps pass") == std::string::npos)
+    fail(destination, "./workbook grade there did not fail every one of its " + std::to_string(steps) +
+                          " steps (exit " + std::to_string(graded.status) + "; see " + checkout.shown(log) + ")");
   // Each step's line on the scorecard: "FAIL  06.2 sequential addressing: TODO(06.1) not implemented: ..."
   const std::vector<std::string> lines = lines_of(graded.output);
   for (const std::string& lab : checkout.labs())
     for (const std::string& id : checkout.step_ids(lab)) {
-      const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with("FAIL  " + id + " "); });
-      if (line == lines.end() || line->find(": TODO(" + id.substr(0, 3)) == std::string::npos || line->find(") not implemented") == std::string::npos)
-        fail(destination, "step " + id + " of the untouched starter does not fail with a TODO of its lab (see " + checkout.shown(log) + ")");
+      const auto line = std::find_if(lines.begin(), lines.end(),
+                                     [&](const std::string& l) { return l.starts_with("FAIL  " + id + " "); });
+      if (line == lines.end() || line->find(": TODO(" + id.substr(0, 3)) == std::string::npos ||
+          line->find(") not implemented") == std::string::npos)
+        fail(destination, "step " + id + " of the untouched starter does not fail with a TODO of its lab (see " +
+                              checkout.shown(log) + ")");
     }
   say("handout: graded on this GPU, every one of its " + std::to_string(steps) + " steps fails with a TODO of its lab");
 }
@@ -271,7 +296,8 @@ int handout(const Checkout& checkout, Words words) {
   fs::remove_all(destination + "/build");
   fs::remove_all(destination + "/results");
   copy.accept();
-  say("handout: " + destination + " is the student's copy. Hand it out as it is, or make it a repository of its own "
+  say("handout: " + destination +
+      " is the student's copy. Hand it out as it is, or make it a repository of its own "
       "(git init; git add -A; git commit): it holds no history and none of solutions/");
   return 0;
 }

@@ -65,7 +65,8 @@ CompileCommand compile_command_of(const std::string& build_dir, const std::strin
     else if (key == "file" && content == file) found = entry;
   }
   if (found.command.empty())
-    throw Fatal(kExitFailed, "the build in " + build_dir + " has no compile command for " + file + ": run ./workbook setup, then inspect again");
+    throw Fatal(kExitFailed, "the build in " + build_dir + " has no compile command for " + file +
+                                 ": run ./workbook setup, then inspect again");
   return found;
 }
 
@@ -76,10 +77,20 @@ std::vector<std::string> words_of(const std::string& line) {
   bool quoted = false, any = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if (c == '\\' && i + 1 < line.size()) { word += line[++i]; any = true; }
-    else if (c == '"') { quoted = !quoted; any = true; }
-    else if (c == ' ' && !quoted) { if (any) words.push_back(word); word.clear(); any = false; }
-    else { word += c; any = true; }
+    if (c == '\\' && i + 1 < line.size()) {
+      word += line[++i];
+      any = true;
+    } else if (c == '"') {
+      quoted = !quoted;
+      any = true;
+    } else if (c == ' ' && !quoted) {
+      if (any) words.push_back(word);
+      word.clear();
+      any = false;
+    } else {
+      word += c;
+      any = true;
+    }
   }
   if (any) words.push_back(word);
   return words;
@@ -160,7 +171,8 @@ void build_as_grade_does(const Checkout& checkout, const std::string& lab) {
     throw Fatal(kExitFailed, checkout.topic_file(lab) + " is refused before it is compiled:\n" + refused->second);
   if (std::find(built.broken.begin(), built.broken.end(), lab) != built.broken.end()) {
     build.show_errors();
-    throw Fatal(kExitFailed, checkout.topic_file(lab) + " does not compile; the whole log is in " + checkout.shown(build.log()));
+    throw Fatal(kExitFailed,
+                checkout.topic_file(lab) + " does not compile; the whole log is in " + checkout.shown(build.log()));
   }
 }
 
@@ -173,7 +185,10 @@ std::string compile_with_resource_usage(const Checkout& checkout, const std::str
   command = words_of(compile.command);
   for (std::size_t i = 0; i < command.size(); ++i) {
     if (command[i].starts_with("--time=")) continue;  // the build's record of its passes, not this compile's
-    if (command[i] == "-o" && i + 1 < command.size()) { ++i; continue; }
+    if (command[i] == "-o" && i + 1 < command.size()) {
+      ++i;
+      continue;
+    }
     argv.push_back(command[i]);
   }
   for (const std::string extra : {"--resource-usage", "-o", object.c_str()}) argv.push_back(extra);
@@ -189,26 +204,30 @@ std::string compile_with_resource_usage(const Checkout& checkout, const std::str
 void print_resources(const std::vector<KernelResources>& kernels, const std::string& lab) {
   std::size_t width = 6;
   for (const KernelResources& k : kernels) width = std::max(width, k.name.size());
-  std::cout << std::left << std::setw(static_cast<int>(width)) << "kernel" << "  arch     regs  spilled (st/ld B)  stack B  "
+  std::cout << std::left << std::setw(static_cast<int>(width)) << "kernel"
+            << "  arch     regs  spilled (st/ld B)  stack B  "
             << "static smem B  warps/SM its registers allow\n";
   for (const KernelResources& k : kernels) {
     const int warps = warps_by_registers(k.registers);
     std::ostringstream spilled, allow;
     spilled << k.spill_stores << " / " << k.spill_loads;
     allow << warps << " of 64 (" << std::fixed << std::setprecision(2) << 100.0 * warps / 64 << "%)";
-    std::cout << std::left << std::setw(static_cast<int>(width)) << k.name << "  " << std::setw(7) << k.architecture << std::right
-              << std::setw(6) << k.registers << "  " << std::setw(17) << spilled.str() << "  " << std::setw(7) << k.stack << "  "
-              << std::setw(13) << k.shared << "  " << allow.str() << (k.spill_stores + k.spill_loads > 0 ? "  SPILLS" : "") << '\n';
+    std::cout << std::left << std::setw(static_cast<int>(width)) << k.name << "  " << std::setw(7) << k.architecture
+              << std::right << std::setw(6) << k.registers << "  " << std::setw(17) << spilled.str() << "  "
+              << std::setw(7) << k.stack << "  " << std::setw(13) << k.shared << "  " << allow.str()
+              << (k.spill_stores + k.spill_loads > 0 ? "  SPILLS" : "") << '\n';
   }
-  std::cout << "Registers allow at most that many warps on an SM; shared memory (static here, plus what your launch asks) and\n"
-               "the block's size may allow fewer. The occupancy each launch reached at the step's shape is the scorecard's\n"
-               "occ. column, and results/grade.log's, after ./workbook grade "
-            << lab.substr(0, 2) << ".k\n";
+  std::cout
+      << "Registers allow at most that many warps on an SM; shared memory (static here, plus what your launch asks) "
+         "and\n"
+         "the block's size may allow fewer. The occupancy each launch reached at the step's shape is the scorecard's\n"
+         "occ. column, and results/grade.log's, after ./workbook grade "
+      << lab.substr(0, 2) << ".k\n";
 }
 
 // The machine code, kernel by kernel, where the toolkit has cuobjdump (beside nvcc, or on PATH).
-void dump_machine_code(const Checkout& checkout, const std::string& lab, const std::string& folder, const std::string& object,
-                       const std::vector<std::string>& command) {
+void dump_machine_code(const Checkout& checkout, const std::string& lab, const std::string& folder,
+                       const std::string& object, const std::vector<std::string>& command) {
   std::string cuobjdump = toolkit_tool("cuobjdump");
   if (cuobjdump.empty() && !command.empty() && fs::exists(fs::path(command.front()).parent_path() / "cuobjdump"))
     cuobjdump = (fs::path(command.front()).parent_path() / "cuobjdump").string();

@@ -22,8 +22,8 @@ std::set<std::string> distinctive_lines(const std::string& text) {
       collapsed += (collapsed.empty() ? "" : " ") + word;
       characters += word;
     }
-    if (characters.size() < 12 || collapsed.starts_with("//") || collapsed.starts_with("#") || collapsed.starts_with("*") ||
-        collapsed.starts_with("/*"))
+    if (characters.size() < 12 || collapsed.starts_with("//") || collapsed.starts_with("#") ||
+        collapsed.starts_with("*") || collapsed.starts_with("/*"))
       continue;
     lines.insert(collapsed);
   }

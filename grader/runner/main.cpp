@@ -65,8 +65,8 @@ int dispatch(const std::string& command, const Arguments& a) {
   checkout.results = flag("results").empty() ? checkout.root + "/results" : flag("results");
   const Words words(a.words);
   if (checkout.root.empty() || checkout.preset.empty()) {
-    if (command == "grade" || command == "profile" || command == "grade-class" || command == "list" || command == "inspect" || command == "bench" || command == "calibrate" ||
-        command == "handout")
+    if (command == "grade" || command == "profile" || command == "grade-class" || command == "list" ||
+        command == "inspect" || command == "bench" || command == "calibrate" || command == "handout")
       throw Fatal(kExitUsage, "workbook_runner " + command + " needs --root and --preset (./workbook runs it)");
   }
   if (command == "grade") return grade(checkout, words);
@@ -77,7 +77,9 @@ int dispatch(const std::string& command, const Arguments& a) {
   if (command == "bench") return bench(checkout, words);
   if (command == "calibrate") return calibrate(checkout, words);
   if (command == "handout") return handout(checkout, words);
-  throw Fatal(kExitUsage, "workbook_runner needs a command: grade, profile, grade-class, list, inspect, bench, calibrate, handout or summarize (./workbook runs it)");
+  throw Fatal(kExitUsage,
+              "workbook_runner needs a command: grade, profile, grade-class, list, inspect, bench, calibrate, handout "
+              "or summarize (./workbook runs it)");
 }
 
 // The command's exit status, its error said on the console.

@@ -68,7 +68,8 @@ std::vector<pid_t> children_left() {
     if (after_name == std::string::npos) continue;
     char state = 0;
     int parent = 0;
-    if (std::sscanf(line.c_str() + after_name + 1, " %c %d", &state, &parent) == 2 && parent == me) children.push_back(pid);
+    if (std::sscanf(line.c_str() + after_name + 1, " %c %d", &state, &parent) == 2 && parent == me)
+      children.push_back(pid);
   }
   closedir(processes);
   return children;
@@ -139,7 +140,8 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
   become_subreaper();
   int pipe_fds[2] = {-1, -1};
   const bool capture = command.output_path.empty();
-  if (capture && pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (capture && pipe2(pipe_fds, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   const pid_t pid = spawn(command, capture ? pipe_fds[1] : -1);
   int status = 0;
   bool ended = false;
@@ -158,7 +160,8 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
         if (got <= 0) break;
         take(buffer, static_cast<std::size_t>(got));
       }
-      if (!ended && waitpid(pid, &status, WNOHANG) == pid) {  // checked between reads too: a writer left running never lets poll time out
+      if (!ended && waitpid(pid, &status, WNOHANG) ==
+                        pid) {  // checked between reads too: a writer left running never lets poll time out
         ended = true;
         end_what_it_left();
       }
@@ -176,7 +179,8 @@ int start_and_wait(const Command& command, const std::function<void(const char*,
 
 Outcome run(const Command& command) {
   Outcome outcome;
-  outcome.status = start_and_wait(command, [&](const char* piece, std::size_t size) { outcome.output.append(piece, size); });
+  outcome.status =
+      start_and_wait(command, [&](const char* piece, std::size_t size) { outcome.output.append(piece, size); });
   return outcome;
 }
 
@@ -213,9 +217,11 @@ int run_lines(const Command& command, const std::function<void(const std::string
   return status;
 }
 
-void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Command(std::size_t job, std::size_t slot)>& make,
+void run_on_slots(std::size_t jobs, std::size_t slots,
+                  const std::function<Command(std::size_t job, std::size_t slot)>& make,
                   const std::function<void(std::size_t job, std::size_t slot, int status)>& done) {
-  run_on_slots_ahead(jobs, slots, [&](std::size_t job, std::size_t slot, std::size_t) { return make(job, slot); }, nullptr, done);
+  run_on_slots_ahead(
+      jobs, slots, [&](std::size_t job, std::size_t slot, std::size_t) { return make(job, slot); }, nullptr, done);
 }
 
 void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
@@ -225,7 +231,7 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
   if (slots == 0) throw std::invalid_argument("run_on_slots_ahead: no slot");
   become_subreaper();
   struct Slot {
-    std::optional<pid_t> job_pid;         // the job running on it
+    std::optional<pid_t> job_pid;  // the job running on it
     std::size_t job = 0;
     std::size_t next_lane = 0;            // where its next job runs
     std::optional<std::size_t> reserved;  // the job it runs next, prepared (or being prepared) in next_lane
@@ -237,7 +243,8 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
     Slot& slot = state[s];
     const std::size_t lane = slot.next_lane;
     Command command = make(job, s, lane);
-    if (command.output_path.empty()) throw std::invalid_argument("run_on_slots_ahead: each job writes its output to a file");
+    if (command.output_path.empty())
+      throw std::invalid_argument("run_on_slots_ahead: each job writes its output to a file");
     slot.job_pid = spawn(command, -1);
     slot.job = job;
     slot.next_lane = prepare ? 1 - lane : lane;  // unprepared, every job of a slot in its one lane
@@ -245,7 +252,8 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
     if (prepare && next < jobs) {  // the job this slot takes next, prepared in the other lane meanwhile
       slot.reserved = next++;
       Command preparation = prepare(*slot.reserved, s, slot.next_lane);
-      if (preparation.output_path.empty()) throw std::invalid_argument("run_on_slots_ahead: each preparation writes its output to a file");
+      if (preparation.output_path.empty())
+        throw std::invalid_argument("run_on_slots_ahead: each preparation writes its output to a file");
       slot.preparing = spawn(preparation, -1);
     }
   };

@@ -22,7 +22,9 @@ struct Command {
 
   Command(std::vector<std::string> arguments, std::vector<std::pair<std::string, std::string>> environment = {},
           std::string working_folder = "", std::string output = "")
-      : argv(std::move(arguments)), env(std::move(environment)), folder(std::move(working_folder)),
+      : argv(std::move(arguments)),
+        env(std::move(environment)),
+        folder(std::move(working_folder)),
         output_path(std::move(output)) {}
 };
 
@@ -48,7 +50,8 @@ int run_lines(const Command& command, const std::function<void(const std::string
 // it runs in (slot 0 first; a GPU each, for a class), and done(job, slot, status) is called as each
 // ends, in the order they end. Each command writes its output to its output_path. What a job leaves
 // running is ended when it ends, as run() ends it; the other jobs run on.
-void run_on_slots(std::size_t jobs, std::size_t slots, const std::function<Command(std::size_t job, std::size_t slot)>& make,
+void run_on_slots(std::size_t jobs, std::size_t slots,
+                  const std::function<Command(std::size_t job, std::size_t slot)>& make,
                   const std::function<void(std::size_t job, std::size_t slot, int status)>& done);
 
 // run_on_slots() with each job's preparation run ahead of it, beside the job before it on the same

@@ -92,8 +92,8 @@ Points read_points(const std::string& path) {
     if (step == "*") {
       points.fallback = worth;
     } else if (const auto first = points.line_of_step.find(step); first != points.line_of_step.end()) {
-      throw std::invalid_argument(path + ":" + std::to_string(number) + ": " + step + " is named twice (first on line " +
-                                  std::to_string(first->second) + ")");
+      throw std::invalid_argument(path + ":" + std::to_string(number) + ": " + step +
+                                  " is named twice (first on line " + std::to_string(first->second) + ")");
     } else {
       points.by_step[step] = worth;
       points.line_of_step[step] = number;
@@ -110,7 +110,8 @@ std::string json_text(const std::string& text) { return json_escape(line_as_data
 
 // https://gradescope-autograders.readthedocs.io/en/latest/specs/ : one test per step, each worth
 // what the points file says (one point by default), a total, and a leaderboard.
-void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points, const std::string& seed) {
+void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, const Points& points,
+                           const std::string& seed) {
   const std::vector<StepVerdict> all = verdicts(rows);
   double score = 0;
   for (const StepVerdict& v : all) score += points.score(v);
@@ -119,10 +120,10 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
   const bool none_ran = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const StepRow& row) {
     return row.reason.rfind("not graded", 0) == 0;
   });
-  if (none_ran)
-    out << "  \"output\": \"" << json_text("nothing was graded: each step below says why") << "\",\n";
+  if (none_ran) out << "  \"output\": \"" << json_text("nothing was graded: each step below says why") << "\",\n";
   else if (!seed.empty())
-    out << "  \"output\": \"" << json_text("graded with seed " + seed + ": ./workbook grade --seed " + seed + " replays the same inputs")
+    out << "  \"output\": \""
+        << json_text("graded with seed " + seed + ": ./workbook grade --seed " + seed + " replays the same inputs")
         << "\",\n";
   out << "  \"tests\": [\n";
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -146,8 +147,9 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
   bool comma = false;
   for (const auto& [lab, v] : last_of_lab) {
     const double value = std::isnan(v->percent_of_reference) ? 0.0 : v->percent_of_reference;
-    out << (comma ? ", " : "") << "{\"name\": \"" << json_text(lab + " " + v->step.substr(0, v->step.find(' ')) + ", % of " +
-                                                     (v->reference.empty() ? std::string("the reference") : v->reference))
+    out << (comma ? ", " : "") << "{\"name\": \""
+        << json_text(lab + " " + v->step.substr(0, v->step.find(' ')) + ", % of " +
+                     (v->reference.empty() ? std::string("the reference") : v->reference))
         << "\", \"value\": " << fixed(value, 1) << "}";
     comma = true;
   }
@@ -195,7 +197,8 @@ void write_gradebook(std::ostream& out, const std::vector<std::string>& students
     for (const std::string& lab : labs) {
       double points = 0;
       if (found != scores.end())
-        if (const auto lab_points = found->second.find(lab); lab_points != found->second.end()) points = lab_points->second;
+        if (const auto lab_points = found->second.find(lab); lab_points != found->second.end())
+          points = lab_points->second;
       total += points;
       out << ',' << fixed(points, 2);
     }
@@ -220,13 +223,15 @@ void append_class_csv(const std::string& path, const std::string& student, const
     const auto found = first_judged.find({v.lab, v.step});
     const StepRow none;
     const StepRow& row = found == first_judged.end() ? none : *found->second;
-    const std::string verdict =
-        !v.applicable ? "n/a" : v.passed ? "PASS" : v.correct ? "FAIL (correct, below the bar)" : "FAIL";
+    const std::string verdict = !v.applicable ? "n/a"
+                                : v.passed    ? "PASS"
+                                : v.correct   ? "FAIL (correct, below the bar)"
+                                              : "FAIL";
     out << csv_field(student) << ',' << csv_field(v.lab) << ',' << csv_field(v.step) << ',' << csv_field(verdict) << ','
         << fixed(points.score(v), 2) << ',' << fixed(points.max_score(v), 2) << ',' << csv_field(row.measured_at) << ','
-        << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(std::isnan(row.rate) ? "" : row.rate_unit) << ','
-        << number(row.percent_of_peak) << ',' << csv_field(std::isnan(row.percent_of_peak) ? "" : row.reference) << ','
-        << number(row.speedup) << ',' << csv_field(v.summary) << ',' << csv_field(seed) << '\n';
+        << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(std::isnan(row.rate) ? "" : row.rate_unit)
+        << ',' << number(row.percent_of_peak) << ',' << csv_field(std::isnan(row.percent_of_peak) ? "" : row.reference)
+        << ',' << number(row.speedup) << ',' << csv_field(v.summary) << ',' << csv_field(seed) << '\n';
   }
   if (!out) throw std::runtime_error("cannot write " + path);
 }

@@ -30,8 +30,15 @@ std::vector<std::string> cells_of(const std::string& row) {
   std::vector<std::string> cells;
   std::string cell;
   for (std::size_t i = 1; i < row.size(); ++i) {
-    if (row[i] == '\\' && i + 1 < row.size() && row[i + 1] == '|') { cell += '|'; ++i; continue; }
-    if (row[i] != '|') { cell += row[i]; continue; }
+    if (row[i] == '\\' && i + 1 < row.size() && row[i + 1] == '|') {
+      cell += '|';
+      ++i;
+      continue;
+    }
+    if (row[i] != '|') {
+      cell += row[i];
+      continue;
+    }
     const std::size_t first = cell.find_first_not_of(' '), last = cell.find_last_not_of(' ');
     cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
     cell.clear();
@@ -41,7 +48,8 @@ std::vector<std::string> cells_of(const std::string& row) {
 
 // A bar as the handouts write it, as the graders list it: "≥ 1.76×" -> ">= 1.76x", 4096³ -> 4096^3.
 std::string as_listed(std::string bar) {
-  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"≥", ">="}, {"≤", "<="}, {"×", "x"}, {"³", "^3"}})
+  for (const auto& [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"≥", ">="}, {"≤", "<="}, {"×", "x"}, {"³", "^3"}})
     for (std::size_t at; (at = bar.find(from)) != std::string::npos;) bar.replace(at, from.size(), to);
   return bar;
 }
@@ -59,7 +67,10 @@ std::vector<StepInfo> steps_from_handout(const Checkout& checkout, const std::st
   std::size_t column = 1;
   bool inside = false, header = true;
   for (std::string line; std::getline(handout, line);) {
-    if (line.starts_with(kBarsBegin)) { inside = true; continue; }
+    if (line.starts_with(kBarsBegin)) {
+      inside = true;
+      continue;
+    }
     if (!inside) continue;
     if (line.starts_with(kBarsEnd)) return steps;
     if (!line.starts_with("|")) break;
@@ -107,7 +118,8 @@ int list(const Checkout& checkout, Words words) {
     std::cout << lab << " (labs/" << lab << "/README.md)\n";
     for (const StepInfo& step : steps)
       std::cout << "  " << std::left << std::setw(static_cast<int>(id_width)) << step.id << "  "
-                << std::setw(static_cast<int>(title_width)) << step.name.substr(step.id.size() + 1) << "  " << step.bar << '\n';
+                << std::setw(static_cast<int>(title_width)) << step.name.substr(step.id.size() + 1) << "  " << step.bar
+                << '\n';
   }
   std::cout << "bars: " << bars.description << '\n';
   std::cout << "grade one lab with ./workbook grade NN, one step with ./workbook grade NN.k\n";
@@ -134,7 +146,8 @@ int bench(const Checkout& checkout, Words words) {
   }
   const std::string grader = Checkout::grader(checkout.build_dir, lab, kind);
   require_gpu(grader, "benchmarking");
-  const std::string csv = checkout.results + "/" + lab + "-" + kind + ".csv", png = checkout.results + "/" + lab + "-" + kind + ".png";
+  const std::string csv = checkout.results + "/" + lab + "-" + kind + ".csv",
+                    png = checkout.results + "/" + lab + "-" + kind + ".png";
   if (run_lines({{grader, "--bench=" + csv}}, [](const std::string& line) { std::cout << line << std::endl; }) != 0)
     throw Fatal(kExitFailed, "the benchmark failed (its output is above)");
   // Each lab draws its own plot (grader/labs/NN_topic/plot.py), with matplotlib.
@@ -145,7 +158,8 @@ int bench(const Checkout& checkout, Words words) {
     if (plotted.status != 0) throw Fatal(kExitFailed, "the plot failed: " + checkout.shown(plot));
     say("plot: " + checkout.shown(png));
   } else {
-    say("CSV: " + checkout.shown(csv) + ". For the plot install matplotlib (sudo apt-get install python3-matplotlib) and run:");
+    say("CSV: " + checkout.shown(csv) +
+        ". For the plot install matplotlib (sudo apt-get install python3-matplotlib) and run:");
     say("  python3 " + checkout.shown(plot) + " " + checkout.shown(csv) + " " + checkout.shown(png));
   }
   return 0;
@@ -159,7 +173,8 @@ int calibrate(const Checkout& checkout, Words words) {
   for (std::string word; words.next(word);) {
     if (word == "--seed") seed = checked_seed(words.value("a value"));
     else if (word.starts_with("-")) throw Fatal(kExitUsage, "calibrate: unknown option " + word);
-    else if (std::find(labs.begin(), labs.end(), checkout.lab_named(word)) == labs.end()) labs.push_back(checkout.lab_named(word));
+    else if (std::find(labs.begin(), labs.end(), checkout.lab_named(word)) == labs.end())
+      labs.push_back(checkout.lab_named(word));
   }
   if (!fs::is_directory(checkout.root + "/solutions"))
     throw Fatal(kExitUsage, "calibrate measures the reference solutions: this copy of the workbook has no solutions/");
@@ -168,7 +183,8 @@ int calibrate(const Checkout& checkout, Words words) {
   const Build build(checkout, checkout.build_dir, checkout.results);
   const LabsBuilt built = build.graders(labs, "solution");
   if (!built.broken.empty() || !built.miscompiled.empty())
-    throw Fatal(kExitFailed, "a solution did not compile to this build's GPU code: see " + checkout.shown(build.log()) + " and the lines above");
+    throw Fatal(kExitFailed, "a solution did not compile to this build's GPU code: see " + checkout.shown(build.log()) +
+                                 " and the lines above");
   const std::string& build_dir = checkout.build_dir;
   require_gpu(Checkout::grader(build_dir, labs.front(), "solution"), "calibrating");
   const std::string gpu = gpu_name(), profile = profile_of_gpu(checkout, gpu);
@@ -195,7 +211,8 @@ int calibrate(const Checkout& checkout, Words words) {
   std::ofstream log_out(log, std::ios::trunc);
   for (const std::string& lab : labs) {
     say("calibrating " + lab + " on " + gpu + " (each step, its witness and the step before it, at the step's bar)");
-    const Outcome measured = run({{build_dir + "/labs/" + lab + "/grade_" + lab + "_solution", "--calibrate=" + draft, "--seed=" + seed}});
+    const Outcome measured =
+        run({{build_dir + "/labs/" + lab + "/grade_" + lab + "_solution", "--calibrate=" + draft, "--seed=" + seed}});
     log_out << measured.output << std::flush;
     for (const std::string& line : lines_of(measured.output))
       if (line.rfind("[workbook] ", 0) == 0) std::cout << line << '\n';
@@ -211,7 +228,8 @@ int calibrate(const Checkout& checkout, Words words) {
   fs::rename(draft, profile);
   say("profile: " + checkout.shown(profile) + ". Review it, then commit it: grade uses it on this GPU from now on.");
   // The handouts restate every profile's bars in a table written from the graders (a test checks it).
-  say("then rewrite the handouts' tables of bars: python3 scripts/bar_tables.py . " + checkout.shown(checkout.build_dir) + " --write");
+  say("then rewrite the handouts' tables of bars: python3 scripts/bar_tables.py . " +
+      checkout.shown(checkout.build_dir) + " --write");
   return 0;
 }
 

@@ -10,9 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
 #include <algorithm>
 #include <cerrno>
-#include <fcntl.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -140,17 +140,18 @@ Chain chain_of_processes(int depth) {
 }
 
 // What the planner may read: a file of the checkout it was built in (README.md, found above its own
-// binary, beside CMakePresets.json), and the folder above its working folder (where a step's rows and other students' results
-// lie): 0 or the errno of each, as checkout * 1000 + beside.
+// binary, beside CMakePresets.json), and the folder above its working folder (where a step's rows and other students'
+// results lie): 0 or the errno of each, as checkout * 1000 + beside.
 int reads_beyond_its_folder(int) {
   std::string checkout(256, '\0');
   const ssize_t bytes = ::readlink("/proc/self/exe", checkout.data(), checkout.size());
   checkout.resize(bytes > 0 ? static_cast<std::size_t>(bytes) : 0);
   const auto holds = [](const std::string& folder, const char* entry) {
-    struct stat found{};
+    struct stat found {};
     return ::stat((folder + "/" + entry).c_str(), &found) == 0;  // stat() reads no file
   };
-  while (!checkout.empty() && !(holds(checkout, "CMakePresets.json") && holds(checkout, "grader"))) checkout.resize(checkout.rfind('/'));
+  while (!checkout.empty() && !(holds(checkout, "CMakePresets.json") && holds(checkout, "grader")))
+    checkout.resize(checkout.rfind('/'));
   const int file = ::open((checkout + "/README.md").c_str(), O_RDONLY);
   const int file_error = file >= 0 ? 0 : errno;
   if (file >= 0) ::close(file);
@@ -196,7 +197,8 @@ int dies_leaving_the_pipe_open(int) {
 // any machine, before anything reaches a GPU.
 void launches_past_workbook_launch(const Target& target, cudaStream_t stream) {
   void* arguments[] = {const_cast<float**>(&target.out)};
-  CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&workspace_bytes), dim3(1), dim3(32), arguments, 0, stream));
+  CUDA_CHECK(
+      cudaLaunchKernel(reinterpret_cast<const void*>(&workspace_bytes), dim3(1), dim3(32), arguments, 0, stream));
 }
 
 // What an ioctl gives the planner (0, or its errno), and a grandchild of the planner: the GPU's
@@ -240,7 +242,8 @@ int writes_beside_its_folder(int) {
 unsigned tensor_map_first_word(std::uint64_t address) {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult found{};
-  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found) !=
+          cudaSuccess ||
       found != cudaDriverEntryPointSuccess)
     return 1;
   const auto encode = reinterpret_cast<decltype(&cuTensorMapEncodeTiled)>(function);
@@ -274,30 +277,31 @@ std::size_t crashes(const Shape& shape) {
 }  // namespace
 
 int main() {
-  workbook::serve_plans(3, 4,
-                        {workbook::student_function("workspace_bytes", workspace_bytes),
-                         workbook::student_function("occupancy_of", occupancy_of),
-                         workbook::student_function("todo_launcher", todo_launcher),
-                         workbook::student_function("refusing_launcher", refusing_launcher),
-                         workbook::student_function("zeroes_then_uploads", zeroes_then_uploads),
-                         workbook::student_function("zeroes_then_uploads_synchronously", zeroes_then_uploads_synchronously),
-                         workbook::student_function("copies_on_the_device", copies_on_the_device),
-                         workbook::student_function("descriptors_beyond_the_protocol", descriptors_beyond_the_protocol),
-                         workbook::student_function("launches_past_workbook_launch", launches_past_workbook_launch),
-                         WORKBOOK_STUDENT_FUNCTION(planner_test::launches_with_chevrons),
-                         WORKBOOK_STUDENT_FUNCTION(planner_test::launches_through_workbook),
-                         workbook::student_function("crashes", crashes),
-                         workbook::student_function("leaves_a_process_behind", leaves_a_process_behind),
-                         workbook::student_function("chain_of_processes", chain_of_processes),
-                         workbook::student_function("reads_beyond_its_folder", reads_beyond_its_folder),
-                         workbook::student_function("connects_to_listeners", connects_to_listeners),
-                         workbook::student_function("dies_leaving_the_pipe_open", dies_leaving_the_pipe_open),
-                         workbook::student_function("ioctl_errors", ioctl_errors),
-                         workbook::student_function("writes_beside_its_folder", writes_beside_its_folder),
-                         WORKBOOK_STUDENT_FUNCTION(planner_test::grid_from_the_runtime),
-                         workbook::student_function("tensor_map_first_word", tensor_map_first_word),
-                         workbook::student_function("makes_a_stream", makes_a_stream),
-                         workbook::student_function("allocates", allocates)},
-                        nullptr);
+  workbook::serve_plans(
+      3, 4,
+      {workbook::student_function("workspace_bytes", workspace_bytes),
+       workbook::student_function("occupancy_of", occupancy_of),
+       workbook::student_function("todo_launcher", todo_launcher),
+       workbook::student_function("refusing_launcher", refusing_launcher),
+       workbook::student_function("zeroes_then_uploads", zeroes_then_uploads),
+       workbook::student_function("zeroes_then_uploads_synchronously", zeroes_then_uploads_synchronously),
+       workbook::student_function("copies_on_the_device", copies_on_the_device),
+       workbook::student_function("descriptors_beyond_the_protocol", descriptors_beyond_the_protocol),
+       workbook::student_function("launches_past_workbook_launch", launches_past_workbook_launch),
+       WORKBOOK_STUDENT_FUNCTION(planner_test::launches_with_chevrons),
+       WORKBOOK_STUDENT_FUNCTION(planner_test::launches_through_workbook),
+       workbook::student_function("crashes", crashes),
+       workbook::student_function("leaves_a_process_behind", leaves_a_process_behind),
+       workbook::student_function("chain_of_processes", chain_of_processes),
+       workbook::student_function("reads_beyond_its_folder", reads_beyond_its_folder),
+       workbook::student_function("connects_to_listeners", connects_to_listeners),
+       workbook::student_function("dies_leaving_the_pipe_open", dies_leaving_the_pipe_open),
+       workbook::student_function("ioctl_errors", ioctl_errors),
+       workbook::student_function("writes_beside_its_folder", writes_beside_its_folder),
+       WORKBOOK_STUDENT_FUNCTION(planner_test::grid_from_the_runtime),
+       workbook::student_function("tensor_map_first_word", tensor_map_first_word),
+       workbook::student_function("makes_a_stream", makes_a_stream),
+       workbook::student_function("allocates", allocates)},
+      nullptr);
   return 0;
 }

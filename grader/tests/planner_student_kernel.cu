@@ -26,7 +26,8 @@ void launches_through_workbook(const Target& target, cudaStream_t stream) {
 // in a planner asks the judge.
 int grid_from_the_runtime(int threads) {
   int device = -1, sms = 0, per_sm = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
     return -1;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale_kernel, threads, 1000) != cudaSuccess) return -2;
   cudaFuncAttributes attributes{};

@@ -42,7 +42,8 @@ int main() {
   });
   section("JUDGED_DEFENCE_MUTANTS", t.judged_defence_mutants,
           [](const JudgedMutant& m) { return std::string(m.name) + "|" + name(m.defence) + "|" + m.steps; });
-  section("INCLUDE_MUTANTS", t.include_mutants, [](const IncludeMutant& m) { return std::string(m.name) + "|" + m.finding; });
+  section("INCLUDE_MUTANTS", t.include_mutants,
+          [](const IncludeMutant& m) { return std::string(m.name) + "|" + m.finding; });
   section("JUDGED_HOST_MUTANTS", t.judged_host_mutants, [](const HostMutant& m) {
     return m.reject ? std::string(m.name) + "|reject" : std::string(m.name) + "|" + m.clears + "|" + m.fails;
   });
@@ -51,7 +52,8 @@ int main() {
   });
   section("JUDGED_CLOSED_MUTANTS", t.judged_closed_mutants,
           [](const JudgedMutant& m) { return std::string(m.name) + "|" + name(m.defence) + "|" + m.steps; });
-  section("RESIDUE_MUTANTS", t.residue_mutants, [](const ResidueMutant& m) { return std::string(m.name) + "|" + m.steps; });
+  section("RESIDUE_MUTANTS", t.residue_mutants,
+          [](const ResidueMutant& m) { return std::string(m.name) + "|" + m.steps; });
   one("MEMCHECK_MUTANT", t.memcheck_mutant);
   one("RACECHECK_MUTANT", t.racecheck_mutant);
   one("SYNCCHECK_MUTANT", t.synccheck_mutant);

@@ -56,6 +56,8 @@ __global__ void count_calls_kernel(int* seen) {
 }
 }  // namespace
 
-void count_calls(int* seen, cudaStream_t stream) { workbook::launch(count_calls_kernel, dim3(1), dim3(1), 0, stream, seen); }
+void count_calls(int* seen, cudaStream_t stream) {
+  workbook::launch(count_calls_kernel, dim3(1), dim3(1), 0, stream, seen);
+}
 
 }  // namespace replay_test

@@ -70,7 +70,8 @@ std::set<std::string> exported_functions(const std::string& library) {
 TEST_CASE("no kernel of the solution uses local memory (spills or a stack frame)") {
   // ptxas -v prints, per kernel: "Function properties for NAME" then
   // "N bytes stack frame, N bytes spill stores, N bytes spill loads".
-  std::istringstream lines(run("'" + arguments.ptxas + "' -v -arch=sm_90 '" + arguments.ptx + "' -o /dev/null 2>&1 | c++filt"));
+  std::istringstream lines(
+      run("'" + arguments.ptxas + "' -v -arch=sm_90 '" + arguments.ptx + "' -o /dev/null 2>&1 | c++filt"));
   std::string line, function;
   int kernels = 0;
   const std::regex properties(R"(Function properties for (.*))");
@@ -118,7 +119,9 @@ int main(int argc, char** argv) {
   std::vector<const char*> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    const auto value = [&](const std::string& flag) { return a.rfind(flag, 0) == 0 ? a.substr(flag.size()) : std::string(); };
+    const auto value = [&](const std::string& flag) {
+      return a.rfind(flag, 0) == 0 ? a.substr(flag.size()) : std::string();
+    };
     if (auto v = value("--starter="); !v.empty()) arguments.starter = v;
     else if (auto v = value("--solution="); !v.empty()) arguments.solution = v;
     else if (auto v = value("--ptx="); !v.empty()) arguments.ptx = v;

@@ -19,28 +19,33 @@ using workbook::text_as_data;
 
 TEST_CASE("a student's text as data: every control byte is written visibly, as a C string literal writes it") {
   CHECK(text_as_data("\x1b[2K\rPASS") == "\\x1b[2K\\rPASS");  // the erased FAIL line, written over
-  CHECK(text_as_data("a\bb") == "a\\x08b");                  // backspace
-  CHECK(text_as_data("ring\a") == "ring\\x07");              // BEL
+  CHECK(text_as_data("a\bb") == "a\\x08b");                   // backspace
+  CHECK(text_as_data("ring\a") == "ring\\x07");               // BEL
   CHECK(text_as_data("nul\0here"s) == "nul\\x00here");
   CHECK(text_as_data("del\x7f") == "del\\x7f");
   CHECK(text_as_data("\x1b]0;title\x07") == "\\x1b]0;title\\x07");  // an OSC, which retitles the window
 }
 
 TEST_CASE("a student's text as data: C1 controls and bytes that are not UTF-8 are written byte by byte") {
-  CHECK(text_as_data("\xc2\x9b" "2K") == "\\xc2\\x9b2K");  // CSI as one C1 character, U+009B
-  CHECK(text_as_data("\xc2\x85") == "\\xc2\\x85");         // NEL
-  CHECK(text_as_data("a\x9b" "b") == "a\\x9bb");            // CSI as a lone byte (Latin-1), not UTF-8
-  CHECK(text_as_data("\xc0\x9b") == "\\xc0\\x9b");         // an overlong form of ESC's neighbour
-  CHECK(text_as_data("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a UTF-16 surrogate
+  CHECK(text_as_data("\xc2\x9b"
+                     "2K") == "\\xc2\\x9b2K");      // CSI as one C1 character, U+009B
+  CHECK(text_as_data("\xc2\x85") == "\\xc2\\x85");  // NEL
+  CHECK(text_as_data("a\x9b"
+                     "b") == "a\\x9bb");                              // CSI as a lone byte (Latin-1), not UTF-8
+  CHECK(text_as_data("\xc0\x9b") == "\\xc0\\x9b");                    // an overlong form of ESC's neighbour
+  CHECK(text_as_data("\xed\xa0\x80") == "\\xed\\xa0\\x80");           // a UTF-16 surrogate
   CHECK(text_as_data("\xf5\x80\x80\x80") == "\\xf5\\x80\\x80\\x80");  // past U+10FFFF
-  CHECK(text_as_data("cut \xe2\x82") == "cut \\xe2\\x82");  // a character cut short
-  CHECK(text_as_data("\xe2\x82" "A") == "\\xe2\\x82" "A");  // broken: the byte after is read afresh
+  CHECK(text_as_data("cut \xe2\x82") == "cut \\xe2\\x82");            // a character cut short
+  CHECK(text_as_data("\xe2\x82"
+                     "A") ==
+        "\\xe2\\x82"
+        "A");  // broken: the byte after is read afresh
 }
 
 TEST_CASE("a student's text as data: ordinary text, UTF-8 and backslashes included, is left as it is") {
-  for (const std::string ordinary : {"TODO(02.2) not implemented", "n = 33: 1 of 33 elements differ", "café, naïve, Ångström",
-                                     "x \xe2\x86\x92 y \xe2\x89\xa4 z", "\xf0\x9f\x98\x80", "\xc2\xa0no-break space",
-                                     "C:\\path\\x1b is text", "two\nlines\tand a tab"})
+  for (const std::string ordinary : {"TODO(02.2) not implemented", "n = 33: 1 of 33 elements differ",
+                                     "café, naïve, Ångström", "x \xe2\x86\x92 y \xe2\x89\xa4 z", "\xf0\x9f\x98\x80",
+                                     "\xc2\xa0no-break space", "C:\\path\\x1b is text", "two\nlines\tand a tab"})
     CHECK(text_as_data(ordinary) == ordinary);
 }
 
@@ -65,8 +70,9 @@ TEST_CASE("a stream written as data: escaped as it goes, a UTF-8 character split
     std::ostream out(&as_data);
     out << "caf\xc3" << std::flush;  // é cut in two by a flush
     out << "\xa9 \x1b[2K" << '\r' << "PASS\n";
-    out << "\xc2" << std::flush << "\x9b" << "J";  // a C1 control split the same way
-    out << "\xe2\x82";                             // cut, and never finished
+    out << "\xc2" << std::flush << "\x9b"
+        << "J";         // a C1 control split the same way
+    out << "\xe2\x82";  // cut, and never finished
   }
   CHECK(console.str() == "café \\x1b[2K\\rPASS\n\\xc2\\x9bJ\\xe2\\x82");
 }
@@ -76,7 +82,8 @@ TEST_CASE("a file written as data holds no raw control byte") {
   {
     workbook::AsDataFile log(path, std::ios::trunc);
     REQUIRE(log);
-    log << "[workbook] 02.2 ... FAIL\n" << "| \x1b[1A\x1b[2K\r[workbook] 02.2 ... PASS\n";
+    log << "[workbook] 02.2 ... FAIL\n"
+        << "| \x1b[1A\x1b[2K\r[workbook] 02.2 ... PASS\n";
   }
   std::ifstream in(path);
   const std::string written{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -89,10 +96,13 @@ TEST_CASE("a file written as data holds no raw control byte") {
 TEST_CASE("what a student's code prints is shown as data, each line after \"| \"") {
   std::ostringstream shown;
   std::streambuf* const console = std::cout.rdbuf(shown.rdbuf());
-  const std::string printed = "result\t42\n\x1b[1A\x1b[2K\r[workbook] 02.2 ... PASS\n\xc2\x9b" "2J";
+  const std::string printed =
+      "result\t42\n\x1b[1A\x1b[2K\r[workbook] 02.2 ... PASS\n\xc2\x9b"
+      "2J";
   workbook::show_students_output("kernels", printed, printed.size());
   std::cout.rdbuf(console);
-  CHECK(shown.str().find("\n| result\t42\n| \\x1b[1A\\x1b[2K\\r[workbook] 02.2 ... PASS\n| \\xc2\\x9b2J\n") != std::string::npos);
+  CHECK(shown.str().find("\n| result\t42\n| \\x1b[1A\\x1b[2K\\r[workbook] 02.2 ... PASS\n| \\xc2\\x9b2J\n") !=
+        std::string::npos);
   CHECK(shown.str().find('\x1b') == std::string::npos);
 }
 
@@ -109,9 +119,12 @@ TEST_CASE("what a student's launcher throws becomes a reason of one line, as dat
 
 TEST_CASE("a submission whose name would not print as itself names no student, and is listed as data") {
   CHECK(workbook::runner::submission_name("/class/alice.tgz") == "alice");
-  CHECK(workbook::runner::submission_name("/class/chlo\xc3\xa9.zip") == "chlo\xc3\xa9");  // UTF-8: a name like any other
+  CHECK(workbook::runner::submission_name("/class/chlo\xc3\xa9.zip") ==
+        "chlo\xc3\xa9");  // UTF-8: a name like any other
   CHECK_FALSE(workbook::runner::submission_name("/class/eve\x1b[2K.tar"));
   CHECK_FALSE(workbook::runner::submission_name("/class/eve\rmallory"));
-  CHECK_FALSE(workbook::runner::submission_name("/class/eve\xc2\x9b" "2K"));  // a C1 control
-  CHECK_FALSE(workbook::runner::submission_name("/class/eve\xff.zip"));        // not UTF-8
+  CHECK_FALSE(
+      workbook::runner::submission_name("/class/eve\xc2\x9b"
+                                        "2K"));                          // a C1 control
+  CHECK_FALSE(workbook::runner::submission_name("/class/eve\xff.zip"));  // not UTF-8
 }

@@ -55,12 +55,14 @@ TEST_CASE("the report names the first mismatching indices, in order, and counts 
   CHECK(Comparison{}.describe(Tolerance{}).empty());
 }
 
-TEST_CASE("a large output compared in pieces at once gives what one pass gives: every mismatch, the first ones in order") {
+TEST_CASE(
+    "a large output compared in pieces at once gives what one pass gives: every mismatch, the first ones in order") {
   // Mismatches in every piece, the last piece's first: merged in index order, all of them counted.
   const std::size_t count = 8 * kCheckGrain + 3;
   std::vector<float> got(count, 1.0f);
   const std::vector<float> want(count, 1.0f);
-  const std::vector<std::size_t> wrong = {count - 1, 5 * kCheckGrain + 7, kCheckGrain + 1, 2, kCheckGrain, 3 * kCheckGrain};
+  const std::vector<std::size_t> wrong = {count - 1, 5 * kCheckGrain + 7, kCheckGrain + 1,
+                                          2,         kCheckGrain,         3 * kCheckGrain};
   for (std::size_t i : wrong) got[i] = 2.0f;
   const Comparison result = compare(got, want, Tolerance{});
   CHECK(result.mismatches == wrong.size());
@@ -68,7 +70,8 @@ TEST_CASE("a large output compared in pieces at once gives what one pass gives: 
   const std::vector<std::size_t> first = {2, kCheckGrain, kCheckGrain + 1, 3 * kCheckGrain, 5 * kCheckGrain + 7};
   for (std::size_t k = 0; k < first.size(); ++k) CHECK(result.first_mismatches[k].index == first[k]);
   // The truth computed element by element, as a check at the bars' shapes does, says the same.
-  const Comparison computed = compare_with(got, [](std::size_t) { return 1.0f; }, Tolerance{});
+  const Comparison computed = compare_with(
+      got, [](std::size_t) { return 1.0f; }, Tolerance{});
   CHECK(computed.describe(Tolerance{}) == result.describe(Tolerance{}));
 }
 
@@ -92,9 +95,11 @@ TEST_CASE("guard region: intact, and the first changed byte") {
 // 1215 MHz on 5120 bits) 1.56 TB/s and 19.5 TFLOP/s.
 TEST_CASE("the ceiling's limits are the datasheets' peaks, from the device's attributes") {
   CHECK(workbook::memory_limit_gb_per_s(2619000, 5120) == doctest::Approx(3352.3).epsilon(0.001));
-  CHECK(workbook::fma_limit_tflop_per_s(132, workbook::fp32_lanes_per_sm(9, 0), 1980000) == doctest::Approx(66.9).epsilon(0.001));
+  CHECK(workbook::fma_limit_tflop_per_s(132, workbook::fp32_lanes_per_sm(9, 0), 1980000) ==
+        doctest::Approx(66.9).epsilon(0.001));
   CHECK(workbook::memory_limit_gb_per_s(1215000, 5120) == doctest::Approx(1555.2).epsilon(0.001));
-  CHECK(workbook::fma_limit_tflop_per_s(108, workbook::fp32_lanes_per_sm(8, 0), 1410000) == doctest::Approx(19.49).epsilon(0.001));
+  CHECK(workbook::fma_limit_tflop_per_s(108, workbook::fp32_lanes_per_sm(8, 0), 1410000) ==
+        doctest::Approx(19.49).epsilon(0.001));
   CHECK(workbook::fp32_lanes_per_sm(8, 6) == 128);
   CHECK(workbook::fp32_lanes_per_sm(12, 0) == 128);
 }

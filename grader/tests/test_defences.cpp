@@ -58,8 +58,9 @@ TEST_CASE("a kernel's crash says which call, what it usually means, and how to f
   CHECK(advised.find("read or wrote outside its arrays") != std::string::npos);
   CHECK(advised.find("not where the fault is") != std::string::npos);
   CHECK(advised.find("./workbook grade 02.3 --sanitize") != std::string::npos);
-  const std::string resources = "CUDA error: while timed at 8192 x 8192: cudaErrorLaunchOutOfResources (too many resources "
-                                "requested for launch) from cudaLaunchKernelExC at include/workbook/launch.cuh:80";
+  const std::string resources =
+      "CUDA error: while timed at 8192 x 8192: cudaErrorLaunchOutOfResources (too many resources "
+      "requested for launch) from cudaLaunchKernelExC at include/workbook/launch.cuh:80";
   CHECK(workbook::with_cuda_advice(resources, "04.7").find("__launch_bounds__") != std::string::npos);
   CHECK(workbook::with_cuda_advice("speedup 3.10x over the baseline, the bar is 4.07x", "02.2") ==
         "speedup 3.10x over the baseline, the bar is 4.07x");

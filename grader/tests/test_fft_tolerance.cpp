@@ -143,7 +143,8 @@ double worst_ratio(const std::function<std::vector<Single>(const std::vector<Sin
   return worst;
 }
 
-double worst_ratio(const Kernel& k, int transforms, const fft_oracle::Tolerance& tolerance = fft_oracle::fp32_tolerance()) {
+double worst_ratio(const Kernel& k, int transforms,
+                   const fft_oracle::Tolerance& tolerance = fft_oracle::fp32_tolerance()) {
   return worst_ratio([&](const std::vector<Single>& x) { return simulate(x, k); }, transforms, tolerance);
 }
 
@@ -160,7 +161,8 @@ TEST_CASE("lab 05 oracle: the radix-2 FFT agrees with the DFT's definition") {
   // An impulse's spectrum is flat; a pure tone's is one spike of height N.
   std::vector<Complex> impulse(kPoints, 0.0), tone(kPoints);
   impulse[0] = 1;
-  for (int n = 0; n < kPoints; ++n) tone[n] = std::conj(fft_oracle::twiddle(37LL * n, kPoints));  // exp(+2 pi i 37 n / N)
+  for (int n = 0; n < kPoints; ++n)
+    tone[n] = std::conj(fft_oracle::twiddle(37LL * n, kPoints));  // exp(+2 pi i 37 n / N)
   const std::vector<Complex> flat = fft_oracle::fft(impulse), spike = fft_oracle::fft(tone);
   for (int k = 0; k < kPoints; ++k) {
     CHECK(std::abs(flat[k] - 1.0) < 1e-15);
@@ -173,7 +175,8 @@ TEST_CASE("lab 05 tolerance: honest FP32 kernels pass it with a wide margin, on 
   // error is some 1.2 times further out (a near-Gaussian tail grows like sqrt(log(count))). The
   // worst of them, on pure tones, stay under a third of the tolerance with exact twiddles (a
   // margin of 3), under a half with twiddles by powers of one per butterfly.
-  const std::vector<std::vector<int>> ladders = {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {4, 4, 4, 4, 4}, {8, 8, 8, 2}, {16, 16, 4}};
+  const std::vector<std::vector<int>> ladders = {
+      {2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {4, 4, 4, 4, 4}, {8, 8, 8, 2}, {16, 16, 4}};
   for (const auto& radices : ladders)
     for (bool powers : {false, true}) {
       // Powers of one twiddle per butterfly carry up to 15 times its rounding (W^15): less margin.
@@ -188,7 +191,8 @@ TEST_CASE("lab 05 tolerance: narrowed precision and wrong transforms fail it") {
   const auto rounded_input = [&](int bits, bool ties_away) {
     return [=](const std::vector<Single>& x) {
       std::vector<Single> narrowed(x);
-      for (Single& v : narrowed) v = {round_to_bits(v.real(), bits, ties_away), round_to_bits(v.imag(), bits, ties_away)};
+      for (Single& v : narrowed)
+        v = {round_to_bits(v.real(), bits, ties_away), round_to_bits(v.imag(), bits, ties_away)};
       return simulate(narrowed, Kernel{radices});
     };
   };

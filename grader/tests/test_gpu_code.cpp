@@ -51,7 +51,8 @@ TEST_CASE("gpu code: each image is named as nvcc names its target") {
                                      image(kPtx, 100, 0x208011) + image(kElf, 100, 0x1200011));
   CHECK(listed(gpu_code_in_fat_binaries(one)) == "compute_100f, compute_80, sm_100f, sm_80, sm_90a");
   // nvcc's default when it cannot see a GPU: what a limited compile with -arch=native fell back to.
-  CHECK(listed(gpu_code_in_fat_binaries(fat_binary(image(kElf, 75, 0x11) + image(kPtx, 75, 0x8011)))) == "compute_75, sm_75");
+  CHECK(listed(gpu_code_in_fat_binaries(fat_binary(image(kElf, 75, 0x11) + image(kPtx, 75, 0x8011)))) ==
+        "compute_75, sm_75");
 }
 
 TEST_CASE("gpu code: fat binaries laid end to end are each read, 8-byte aligned") {

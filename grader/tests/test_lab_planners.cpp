@@ -36,16 +36,18 @@ TEST_CASE("lab planners: 06's workspace sizes through the solution's planner are
     shape.n = n;
     CHECK(workbook::planned_answer<std::size_t>(planner, "reduce_workspace_bytes", shape) ==
           reduce_scan_lab::reduce_workspace_bytes(shape));
-    CHECK(workbook::planned_answer<std::size_t>(planner, "scan_workspace_bytes", shape) == reduce_scan_lab::scan_workspace_bytes(shape));
+    CHECK(workbook::planned_answer<std::size_t>(planner, "scan_workspace_bytes", shape) ==
+          reduce_scan_lab::scan_workspace_bytes(shape));
   }
 }
 
 TEST_CASE("lab planners: a starter's planner gives each TODO back as one") {
   workbook::PlannerProcess latency({WORKBOOK_PLANNER_01_STARTER});
-  CHECK_THROWS_WITH_AS(workbook::planned_answer<latency_lab::Occupancy>(latency, "occupancy_of", latency_lab::BlockShape{128, 32, 0},
-                                                                        latency_lab::SmLimits{}),
+  CHECK_THROWS_WITH_AS(workbook::planned_answer<latency_lab::Occupancy>(
+                           latency, "occupancy_of", latency_lab::BlockShape{128, 32, 0}, latency_lab::SmLimits{}),
                        doctest::Contains("TODO(01.3)"), workbook::NotImplemented);
   workbook::PlannerProcess reduce({WORKBOOK_PLANNER_06_STARTER});
-  CHECK_THROWS_WITH_AS(workbook::planned_answer<std::size_t>(reduce, "reduce_workspace_bytes", reduce_scan_lab::SumProblem{}),
-                       doctest::Contains("TODO(06.1)"), workbook::NotImplemented);
+  CHECK_THROWS_WITH_AS(
+      workbook::planned_answer<std::size_t>(reduce, "reduce_workspace_bytes", reduce_scan_lab::SumProblem{}),
+      doctest::Contains("TODO(06.1)"), workbook::NotImplemented);
 }

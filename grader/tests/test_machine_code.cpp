@@ -53,7 +53,7 @@ compile_size = 64bit
 // student chooses it: quoted, whatever it holds comes back unchanged and runs nothing.
 TEST_CASE("a shell-quoted word reaches the command whole, quotes and substitutions included") {
   for (const std::string& word : {std::string("_Z11copy_kernelPKfPfm"), std::string("it's"), std::string("a b"),
-                                 std::string("$(touch /tmp/workbook_quote_test)"), std::string("`id`;'\"\\")})
+                                  std::string("$(touch /tmp/workbook_quote_test)"), std::string("`id`;'\"\\")})
     CHECK(command_output("printf %s " + shell_quoted(word)) == word);
 }
 
@@ -77,17 +77,21 @@ TEST_CASE("a kernel's SASS reads the same dumped with its whole file as dumped a
       "        /*0010*/                   S2R R0, SR_CTAID.X ;                            /* 0x0000000000007919 */\n";
   const char* in_the_whole_file =
       "\t\tFunction : _Z4copyPfS_\n"
-      "        /*0000*/                   LDC R1, c[0x0][0x28] ;                                       /* 0x00000a00ff017b82 */\n"
-      "        /*0010*/                   S2R R0, SR_CTAID.X ;                                         /* 0x0000000000007919 */\n"
+      "        /*0000*/                   LDC R1, c[0x0][0x28] ;                                       /* "
+      "0x00000a00ff017b82 */\n"
+      "        /*0010*/                   S2R R0, SR_CTAID.X ;                                         /* "
+      "0x0000000000007919 */\n"
       "\t\t..........\n\n\nFatbin elf code:\n================\narch = sm_90a\ncode version = [1,8]\n"
       "\t\tFunction : _Z5otherv\n"
-      "        /*0000*/                   EXIT ;                                                       /* 0x000000000000794d */\n";
+      "        /*0000*/                   EXIT ;                                                       /* "
+      "0x000000000000794d */\n";
   const auto one = sass_by_kernel(alone), all = sass_by_kernel(in_the_whole_file);
   REQUIRE(one.contains("_Z4copyPfS_"));
   REQUIRE(all.contains("_Z4copyPfS_"));
   CHECK(one.at("_Z4copyPfS_") == all.at("_Z4copyPfS_"));
-  CHECK(one.at("_Z4copyPfS_") == "/*0000*/ LDC R1, c[0x0][0x28] ; /* 0x00000a00ff017b82 */\n"
-                                 "/*0010*/ S2R R0, SR_CTAID.X ; /* 0x0000000000007919 */\n");
+  CHECK(one.at("_Z4copyPfS_") ==
+        "/*0000*/ LDC R1, c[0x0][0x28] ; /* 0x00000a00ff017b82 */\n"
+        "/*0010*/ S2R R0, SR_CTAID.X ; /* 0x0000000000007919 */\n");
 }
 
 TEST_CASE("a kernel reads its block's index through SR_CTAID or a cluster's index, not through gridDim or its rank") {
@@ -101,7 +105,8 @@ TEST_CASE("a kernel reads its block's index through SR_CTAID or a cluster's inde
   CHECK_FALSE(reads_block_index(""));
 }
 
-TEST_CASE("a kernel that can wait for another block loads at GPU or system scope, atomically, or after a GPU-wide fence") {
+TEST_CASE(
+    "a kernel that can wait for another block loads at GPU or system scope, atomically, or after a GPU-wide fence") {
   const auto kernels = sass_by_kernel(kListing);
   CHECK(watches_other_blocks(kernels.at("_Z16by_counter_scanPKjPjmPy")));
   CHECK(watches_other_blocks(kernels.at("_Z19by_block_index_scanPKjPjmPy")));
@@ -120,8 +125,9 @@ TEST_CASE("a kernel that can wait for another block loads at GPU or system scope
   CHECK(watches_other_blocks("LDG.E.BYPASS.64 R4, desc[UR4][R2.64] ;"));
   CHECK(watches_other_blocks("CCTL.IVALL ;"));
   CHECK_FALSE(watches_other_blocks("LDG.E.128 R4, desc[UR4][R2.64] ;"));
-  CHECK_FALSE(watches_other_blocks("STG.E.64.STRONG.GPU desc[UR4][R2.64], R6 ;"));  // a store publishes, it does not watch
-  CHECK_FALSE(watches_other_blocks("ATOMS.ADD R3, [R2], R4 ;"));  // shared memory
+  CHECK_FALSE(
+      watches_other_blocks("STG.E.64.STRONG.GPU desc[UR4][R2.64], R6 ;"));  // a store publishes, it does not watch
+  CHECK_FALSE(watches_other_blocks("ATOMS.ADD R3, [R2], R4 ;"));            // shared memory
   CHECK_FALSE(watches_other_blocks("LDG.E.STRONG.CTA R4, desc[UR4][R2.64] ;"));
   CHECK_FALSE(watches_other_blocks("LDG.E.CONSTANT R4, desc[UR4][R2.64] ;"));
 }
@@ -223,7 +229,8 @@ const char* const kRingThatDoesNotWait = R"listing(
 TEST_CASE("stage-reuse: a ring that waits for its stores to read a stage passes; one that does not is found") {
   CHECK(store_to_load_without_wait(kRingThatWaits).empty());
   const std::string found = store_to_load_without_wait(kRingThatDoesNotWait);
-  CHECK(found.find("the bulk store at 0x0940 (UBLKCP.G.S) reaches the bulk load at 0x0a90 (UBLKCP.S.G)") != std::string::npos);
+  CHECK(found.find("the bulk store at 0x0940 (UBLKCP.G.S) reaches the bulk load at 0x0a90 (UBLKCP.S.G)") !=
+        std::string::npos);
 }
 
 TEST_CASE("stage-reuse: the path may run around a loop, and a wait on it breaks it") {

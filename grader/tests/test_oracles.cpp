@@ -45,7 +45,8 @@ TEST_CASE("transpose oracle: source_of names the input element transpose() puts 
   for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {33, 7}, {1, 70}, {64, 129}}) {
     const std::vector<float> in = counting(std::size_t(rows) * cols), out = transpose_oracle::transpose(in, rows, cols);
     bool same = true;
-    for (std::size_t j = 0; j < out.size(); ++j) same = same && out[j] == in[transpose_oracle::source_of(j, rows, cols)];
+    for (std::size_t j = 0; j < out.size(); ++j)
+      same = same && out[j] == in[transpose_oracle::source_of(j, rows, cols)];
     CHECK_MESSAGE(same, rows, " x ", cols);
   }
 }
@@ -151,7 +152,8 @@ TEST_CASE("reduce/scan oracle: the checks in pieces say what sum() and exclusive
   // An inclusive scan where an exclusive one is asked: wrong wherever the element is not 0.
   std::vector<std::int32_t> inclusive(n);
   for (std::size_t i = 0; i < n; ++i)
-    inclusive[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(want[i]) + static_cast<std::uint32_t>(values[i]));
+    inclusive[i] =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(want[i]) + static_cast<std::uint32_t>(values[i]));
   CHECK(same(inclusive).first == 0);
   CHECK(wrong_prefix_sums(std::span<const std::int32_t>{}, value_at).wrong == 0);
 }

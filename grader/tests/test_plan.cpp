@@ -18,7 +18,8 @@ namespace {
 
 Plan sample_plan() {
   Plan plan;
-  plan.operations.push_back(KernelLaunch{"_Z11copy_kernelPKfPfm", {132, 1, 1}, {256, 1, 1}, 0, {Bytes(8, 1), Bytes(8, 2), Bytes(8, 3)}});
+  plan.operations.push_back(
+      KernelLaunch{"_Z11copy_kernelPKfPfm", {132, 1, 1}, {256, 1, 1}, 0, {Bytes(8, 1), Bytes(8, 2), Bytes(8, 3)}});
   plan.operations.push_back(Upload{0x7000'0000'0000, Bytes{1, 2, 3, 4}});
   plan.operations.push_back(Fill{0x7000'0000'1000, 64, 0});
   plan.answer = {42, 0, 0, 0, 0, 0, 0, 0};
@@ -102,7 +103,8 @@ TEST_CASE("plan: the student's own kernels with their arguments' sizes, within t
 
 TEST_CASE("plan: a kernel that is not the student's, or arguments of other sizes, are refused") {
   CHECK(defect_of(KernelLaunch{"_Z14cublas_kernelv", {1, 1, 1}, {1, 1, 1}, 0, {}}) ==
-        "operation 1 of 1: kernel _Z14cublas_kernelv is not one of your file's kernels: launch only kernels your file defines");
+        "operation 1 of 1: kernel _Z14cublas_kernelv is not one of your file's kernels: launch only kernels your file "
+        "defines");
   CHECK(defect_of(KernelLaunch{"_Z11copy_kernelPKfPfm", {1, 1, 1}, {1, 1, 1}, 0, {Bytes(8), Bytes(8)}}) ==
         "operation 1 of 1: kernel _Z11copy_kernelPKfPfm takes 3 arguments, but the launch passed 2");
   CHECK(defect_of(KernelLaunch{"_Z11copy_kernelPKfPfm", {1, 1, 1}, {1, 1, 1}, 0, {Bytes(8), Bytes(8), Bytes(4)}}) ==
@@ -115,13 +117,16 @@ TEST_CASE("plan: a shape or shared memory the GPU cannot give is refused") {
     return KernelLaunch{"_Z11copy_kernelPKfPfm", grid, block, shared, {word, word, word}};
   };
   CHECK(defect_of(launch({1, 1, 1}, {1024, 1, 1}, 0)) == "");
-  CHECK_MESSAGE(defect_of(launch({1, 1, 1}, {1025, 1, 1}, 0)).find("a block of 1025 x 1 x 1 threads is more") != std::string::npos, "");
+  CHECK_MESSAGE(defect_of(launch({1, 1, 1}, {1025, 1, 1}, 0)).find("a block of 1025 x 1 x 1 threads is more") !=
+                    std::string::npos,
+                "");
   CHECK(defect_of(launch({1, 1, 1}, {32, 32, 2}, 0)).find("a block of 32 x 32 x 2") != std::string::npos);
   CHECK(defect_of(launch({1, 1, 1}, {1, 1, 65}, 0)).find("more than this GPU allows") != std::string::npos);
   CHECK(defect_of(launch({1, 65536, 1}, {1, 1, 1}, 0)).find("a grid of 1 x 65536 x 1 blocks") != std::string::npos);
   CHECK(defect_of(launch({0, 1, 1}, {1, 1, 1}, 0)).find("a grid or block of 0 threads") != std::string::npos);
   CHECK(defect_of(launch({1, 1, 1}, {1, 1, 1}, 232448)) == "");
-  CHECK(defect_of(launch({1, 1, 1}, {1, 1, 1}, 232449)).find("bytes of dynamic shared memory is more") != std::string::npos);
+  CHECK(defect_of(launch({1, 1, 1}, {1, 1, 1}, 232449)).find("bytes of dynamic shared memory is more") !=
+        std::string::npos);
 }
 
 TEST_CASE("plan: a copy or fill lands inside one buffer the grader gave, or is refused") {
@@ -131,9 +136,9 @@ TEST_CASE("plan: a copy or fill lands inside one buffer the grader gave, or is r
   CHECK(defect_of(Upload{0x7000'0000'0000, Bytes(4097)}) ==
         "operation 1 of 1: a copy of 4097 bytes at 0x700000000000 is not inside any buffer the grader gave this call "
         "(in, out): copy and fill only into the problem's own arrays and workspace");
-  CHECK(defect_of(Fill{0x6FFF'FFFF'FFFF, 2, 0}) != "");               // starts before the first
-  CHECK(defect_of(Fill{0x7000'0000'0FFF, 2, 0}) != "");               // across the end of one into the next
-  CHECK(defect_of(Fill{0xFFFF'FFFF'FFFF'FFFF, 2, 0}) != "");          // past 2^64, which must not wrap
+  CHECK(defect_of(Fill{0x6FFF'FFFF'FFFF, 2, 0}) != "");                  // starts before the first
+  CHECK(defect_of(Fill{0x7000'0000'0FFF, 2, 0}) != "");                  // across the end of one into the next
+  CHECK(defect_of(Fill{0xFFFF'FFFF'FFFF'FFFF, 2, 0}) != "");             // past 2^64, which must not wrap
   CHECK(defect_of(Fill{0x7000'0000'1000, ~std::uint64_t{0}, 0}) != "");  // a length that would wrap
   Plan two;
   two.operations = {Fill{0x7000'0000'0000, 8, 0}, Fill{0x9000'0000'0000, 8, 0}};
@@ -157,7 +162,8 @@ TEST_CASE("plan: messages cross a pipe whole, and a pipe that ends inside one sa
   const std::string huge("\0\0\0\0\0\0\0\x40", 8);  // 2^62 bytes
   REQUIRE(write(ends[1], huge.data(), huge.size()) == 8);
   close(ends[1]);
-  CHECK_THROWS_WITH_AS(receive_message(ends[0]), doctest::Contains("bytes was announced, more than"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(receive_message(ends[0]), doctest::Contains("bytes was announced, more than"),
+                       std::runtime_error);
   close(ends[0]);
   REQUIRE(pipe(ends) == 0);
   close(ends[1]);
@@ -198,11 +204,13 @@ TEST_CASE("plan: a tensor map describes only memory the grader gave the call") {
   map.dims[1] = 4096;
   map.strides[0] = 4096 * 4;
   CHECK(workbook::plan::tensor_map_outside(map, given) == "");  // A whole
-  map.dims[1] = 4097;                                             // a row past A's end
-  CHECK(workbook::plan::tensor_map_outside(map, given).find("not inside any buffer the grader gave") != std::string::npos);
+  map.dims[1] = 4097;                                           // a row past A's end
+  CHECK(workbook::plan::tensor_map_outside(map, given).find("not inside any buffer the grader gave") !=
+        std::string::npos);
   map.dims[1] = 1;
   map.address = 0x9000000;  // somewhere no buffer is, as the grader's own arrays would be
-  CHECK(workbook::plan::tensor_map_outside(map, given).find("describe only the problem's own arrays") != std::string::npos);
+  CHECK(workbook::plan::tensor_map_outside(map, given).find("describe only the problem's own arrays") !=
+        std::string::npos);
   map.address = 0x8000000;
   map.dims[0] = 256;
   CHECK(workbook::plan::tensor_map_outside(map, given) == "");  // C's 1024 bytes

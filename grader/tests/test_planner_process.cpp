@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
@@ -21,11 +22,10 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <vector>
-#include <variant>
-#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "planner_process.h"
 #include "planner_student.h"
@@ -41,7 +41,8 @@ TEST_CASE("planner process: a host-only function's answer comes back as data, it
   const Occupancy occupancy = workbook::planned_answer<Occupancy>(planner, "occupancy_of", Shape{3, 32}, 256);
   CHECK(occupancy.blocks == 8);
   CHECK(occupancy.limiter == 2);
-  CHECK(workbook::planned_answer<std::size_t>(planner, "workspace_bytes", Shape{1, 1}) == 260);  // the same planner again
+  CHECK(workbook::planned_answer<std::size_t>(planner, "workspace_bytes", Shape{1, 1}) ==
+        260);  // the same planner again
 }
 
 TEST_CASE("planner process: no descriptor of the judge's reaches the planner, close-on-exec or not") {
@@ -70,7 +71,8 @@ TEST_CASE("planner process: with Landlock, the planner writes only in its workin
 
 TEST_CASE("planner process: with Landlock, the planner reads nothing of the checkout and nothing beside its folder") {
   if (workbook::landlock_version() == 0) {
-    MESSAGE("this kernel has no Landlock: the planner may read whatever this user may (the judge refuses a submission)");
+    MESSAGE(
+        "this kernel has no Landlock: the planner may read whatever this user may (the judge refuses a submission)");
     return;
   }
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
@@ -112,7 +114,8 @@ TEST_CASE("planner process: the planner connects to nothing, a listener on this 
   sockaddr_un name{};
   name.sun_family = AF_UNIX;
   const int named = std::snprintf(name.sun_path + 1, sizeof name.sun_path - 1, "workbook-test-%d", port);
-  REQUIRE(::bind(unix_socket, reinterpret_cast<const sockaddr*>(&name), static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + named)) == 0);
+  REQUIRE(::bind(unix_socket, reinterpret_cast<const sockaddr*>(&name),
+                 static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + named)) == 0);
   REQUIRE(::listen(unix_socket, 4) == 0);
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   CHECK(workbook::planned_answer<int>(planner, "connects_to_listeners", port) == EPERM * 1000 + EPERM);
@@ -150,7 +153,8 @@ TEST_CASE("planner process: what a launcher asks of the runtime is asked of the 
   CHECK(asked[1].kernel == "_ZN12planner_test12scale_kernelEPff");  // its own kernel, by its device name
   CHECK(asked[1].numbers == std::vector<std::uint64_t>{256, 1000, cudaOccupancyDefault});
   // A tensor map of the judge's buffer, encoded by the judge: the lab's make_tile_map needs no launch before it.
-  CHECK(workbook::planned_answer<unsigned>(planner, "tensor_map_first_word", std::uint64_t{0x7f00'0000'0000}) == 0xABABABABu);
+  CHECK(workbook::planned_answer<unsigned>(planner, "tensor_map_first_word", std::uint64_t{0x7f00'0000'0000}) ==
+        0xABABABABu);
   REQUIRE(asked.size() == 4);
   workbook::plan::TensorMapArguments arguments;
   REQUIRE(asked[3].bytes.size() == sizeof arguments);
@@ -171,7 +175,8 @@ TEST_CASE("planner process: without a judge to answer, the runtime says there is
 
 TEST_CASE("planner process: a kernel launched past workbook::launch is refused, saying how to launch") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
-  const workbook::plan::Plan plan = planner.call({"launches_past_workbook_launch", workbook::encode_arguments(Target{})});
+  const workbook::plan::Plan plan =
+      planner.call({"launches_past_workbook_launch", workbook::encode_arguments(Target{})});
   CHECK(plan.operations.empty());
   CHECK(plan.failure.find("past workbook::launch") != std::string::npos);
   CHECK(plan.failure.find("Launch every kernel with workbook::launch(") != std::string::npos);
@@ -185,7 +190,8 @@ TEST_CASE("planner process: a kernel launched with <<<...>>> is refused, saying 
   CHECK(plan.failure.find("Launch every kernel with workbook::launch(") != std::string::npos);
 }
 
-TEST_CASE("planner process: a kernel launched with workbook::launch is named as its device code names it, with no GPU") {
+TEST_CASE(
+    "planner process: a kernel launched with workbook::launch is named as its device code names it, with no GPU") {
   // The name comes from what nvcc's start-up code registered, not from the CUDA runtime: the
   // planner makes no CUDA context (a judge's is a step's only one), and this runs where none can be.
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
@@ -212,7 +218,8 @@ TEST_CASE("planner process: a kernel launched with workbook::launch is named as 
 
 TEST_CASE("planner process: what the student's code throws comes back as what it was") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
-  const workbook::plan::Plan todo = planner.call({"todo_launcher", workbook::encode_arguments(Shape{2, 2}, cudaStream_t{})});
+  const workbook::plan::Plan todo =
+      planner.call({"todo_launcher", workbook::encode_arguments(Shape{2, 2}, cudaStream_t{})});
   CHECK(todo.not_implemented);
   CHECK(todo.failure == "TODO(09.1) not implemented");
   CHECK(todo.operations.empty());
@@ -231,7 +238,8 @@ TEST_CASE("planner process: a launcher's uploads and fills are operations of its
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   const std::uint64_t judges_address = 0x7f00'0000'0000;  // the judge's buffer: a number, never touched there
   const Target target{reinterpret_cast<float*>(judges_address), 16};
-  const workbook::plan::Plan plan = planner.call({"zeroes_then_uploads", workbook::encode_arguments(target, cudaStream_t{})});
+  const workbook::plan::Plan plan =
+      planner.call({"zeroes_then_uploads", workbook::encode_arguments(target, cudaStream_t{})});
   REQUIRE(plan.failure == "");
   REQUIRE(plan.operations.size() == 2);
   CHECK(std::get<workbook::plan::Fill>(plan.operations[0]) == workbook::plan::Fill{judges_address, 64, 0});
@@ -242,11 +250,13 @@ TEST_CASE("planner process: a launcher's uploads and fills are operations of its
   std::memcpy(values, upload.bytes.data(), sizeof values);
   CHECK(values[3] == 4.0f);
   // cudaMemset and cudaMemcpy, as a textbook launcher calls them: the same plan.
-  CHECK(planner.call({"zeroes_then_uploads_synchronously", workbook::encode_arguments(target, cudaStream_t{})}) == plan);
+  CHECK(planner.call({"zeroes_then_uploads_synchronously", workbook::encode_arguments(target, cudaStream_t{})}) ==
+        plan);
   const workbook::plan::Plan refused = planner.call({"copies_on_the_device", workbook::encode_arguments(target)});
   CHECK(refused.operations.empty());
-  CHECK(refused.failure.find("cudaMemcpyAsync: a launcher may copy only from the host into the problem's buffers (this copy is "
-                             "device to device") == 0);
+  CHECK(refused.failure.find(
+            "cudaMemcpyAsync: a launcher may copy only from the host into the problem's buffers (this copy is "
+            "device to device") == 0);
 }
 
 TEST_CASE("planner process: a launcher's plan is checked before anything of it could run") {
@@ -255,32 +265,38 @@ TEST_CASE("planner process: a launcher's plan is checked before anything of it c
   const Target target{reinterpret_cast<float*>(judges_address), 16};
   const auto no_kernels = [](const std::string&) { return std::optional<std::vector<std::size_t>>{}; };
   const std::vector<workbook::plan::Buffer> whole = {{"out", judges_address, 64}};
-  CHECK(workbook::checked_plan(planner, "zeroes_then_uploads", whole, {}, no_kernels, target, cudaStream_t{}).operations.size() == 2);
+  CHECK(workbook::checked_plan(planner, "zeroes_then_uploads", whole, {}, no_kernels, target, cudaStream_t{})
+            .operations.size() == 2);
   // The same launcher, given a buffer of half the size: its fill runs past it.
   const std::vector<workbook::plan::Buffer> half = {{"out", judges_address, 32}};
-  CHECK_THROWS_WITH_AS(workbook::checked_plan(planner, "zeroes_then_uploads", half, {}, no_kernels, target, cudaStream_t{}),
-                       doctest::Contains("zeroes_then_uploads asked for what the grader does not run: operation 1 of 2: a fill "
-                                         "of 64 bytes at 0x7f0000000000 is not inside any buffer the grader gave this call (out)"),
-                       std::runtime_error);
-  CHECK_THROWS_WITH_AS(workbook::checked_plan(planner, "todo_launcher", whole, {}, no_kernels, Shape{1, 1}, cudaStream_t{}),
-                       "TODO(09.1) not implemented", workbook::NotImplemented);
-  CHECK_THROWS_WITH_AS(workbook::checked_plan(planner, "copies_on_the_device", whole, {}, no_kernels, target, cudaStream_t{}),
-                       doctest::Contains("this copy is device to device"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(
+      workbook::checked_plan(planner, "zeroes_then_uploads", half, {}, no_kernels, target, cudaStream_t{}),
+      doctest::Contains("zeroes_then_uploads asked for what the grader does not run: operation 1 of 2: a fill "
+                        "of 64 bytes at 0x7f0000000000 is not inside any buffer the grader gave this call (out)"),
+      std::runtime_error);
+  CHECK_THROWS_WITH_AS(
+      workbook::checked_plan(planner, "todo_launcher", whole, {}, no_kernels, Shape{1, 1}, cudaStream_t{}),
+      "TODO(09.1) not implemented", workbook::NotImplemented);
+  CHECK_THROWS_WITH_AS(
+      workbook::checked_plan(planner, "copies_on_the_device", whole, {}, no_kernels, target, cudaStream_t{}),
+      doctest::Contains("this copy is device to device"), std::runtime_error);
 }
 
 TEST_CASE("planner process: a planner that crashes is reported with how it ended, and the judge goes on") {
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
-  CHECK_THROWS_WITH_AS(planner.call({"crashes", workbook::encode_arguments(Shape{1, 1})}),
-                       doctest::Contains("the planner (your file's host code) stopped while crashes ran: it was ended by signal 11"),
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(
+      planner.call({"crashes", workbook::encode_arguments(Shape{1, 1})}),
+      doctest::Contains("the planner (your file's host code) stopped while crashes ran: it was ended by signal 11"),
+      std::runtime_error);
   CHECK_THROWS_WITH_AS(planner.call({"workspace_bytes", workbook::encode_arguments(Shape{1, 1})}),
                        doctest::Contains("it had already ended"), std::runtime_error);
   // Arguments that are not the function's: the planner refuses them and ends; the judge says so.
   workbook::PlannerProcess again({WORKBOOK_TEST_PLANNER});
-  CHECK_THROWS_WITH_AS(again.call({"workspace_bytes", workbook::plan::Bytes(3)}), doctest::Contains("stopped while workspace_bytes ran"),
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(again.call({"workspace_bytes", workbook::plan::Bytes(3)}),
+                       doctest::Contains("stopped while workspace_bytes ran"), std::runtime_error);
   workbook::PlannerProcess missing({"/nonexistent/planner"});
-  CHECK_THROWS_WITH_AS(missing.call({"workspace_bytes", {}}), doctest::Contains("it could not be started"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(missing.call({"workspace_bytes", {}}), doctest::Contains("it could not be started"),
+                       std::runtime_error);
 }
 
 TEST_CASE("planner process: a process the planner leaves behind ends with it, however it left") {
@@ -297,7 +313,8 @@ TEST_CASE("planner process: a process the planner leaves behind ends with it, ho
   CHECK(errno == ESRCH);
 }
 
-TEST_CASE("planner process: a chain of processes, each in its own session and handed to a new parent, ends with its step") {
+TEST_CASE(
+    "planner process: a chain of processes, each in its own session and handed to a new parent, ends with its step") {
   workbook::adopt_what_planners_leave();
   workbook::PlannerProcess planner({WORKBOOK_TEST_PLANNER});
   if (!planner.contained()) MESSAGE("this kernel lends no user namespaces: the judge reaps the chain one by one");

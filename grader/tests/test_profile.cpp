@@ -36,7 +36,8 @@ double value_of(const Counter& counter, const Values& values) {
 
 }  // namespace
 
-TEST_CASE("ncu's CSV among the judge's lines: one kernel per row, numbers with their thousands' commas" * doctest::skip(kNoRecordings)) {
+TEST_CASE("ncu's CSV among the judge's lines: one kernel per row, numbers with their thousands' commas" *
+          doctest::skip(kNoRecordings)) {
   const std::vector<Kernel> kernels = kernels_in(recorded("03.1-solution.ncu.txt"));
   REQUIRE(kernels.size() == 1);
   CHECK(kernels[0].name.find("transpose_tile_kernel<0, 0>") != std::string::npos);
@@ -50,7 +51,8 @@ TEST_CASE("ncu's CSV among the judge's lines: one kernel per row, numbers with t
   CHECK(readable(templated[0].name).starts_with("void sgemm_register_blocked_kernel<BlockedPolicy, 1>(const float *"));
 }
 
-TEST_CASE("03.1 against 03.2: a padded tile takes a warp's column reads from 32 wavefronts to 1" * doctest::skip(kNoRecordings)) {
+TEST_CASE("03.1 against 03.2: a padded tile takes a warp's column reads from 32 wavefronts to 1" *
+          doctest::skip(kNoRecordings)) {
   const Counter loads = shared_wavefronts_per_request(true, "");
   const double unpadded = value_of(loads, combined(kernels_in(recorded("03.1-solution.ncu.txt"))));
   const double padded = value_of(loads, combined(kernels_in(recorded("03.2-solution.ncu.txt"))));
@@ -64,7 +66,8 @@ TEST_CASE("03.1 against 03.2: a padded tile takes a warp's column reads from 32 
   }
 }
 
-TEST_CASE("Little's law: the bytes 02.4 keeps in flight per SM, from the bandwidth it reached" * doctest::skip(kNoRecordings)) {
+TEST_CASE("Little's law: the bytes 02.4 keeps in flight per SM, from the bandwidth it reached" *
+          doctest::skip(kNoRecordings)) {
   const Values v = combined(kernels_in(recorded("02.4-solution.ncu.txt")));
   const double bytes_per_s = v.at("dram__bytes.sum.per_second"), sms = v.at("device__attribute_multiprocessor_count");
   const double kib = value_of(bytes_in_flight_per_sm(0.7, ""), v);
@@ -76,8 +79,8 @@ TEST_CASE("Little's law: the bytes 02.4 keeps in flight per SM, from the bandwid
 
 TEST_CASE("04.7's register blocking: a few shared loads per 100 FMAs, no spills" * doctest::skip(kNoRecordings)) {
   const Values v = combined(kernels_in(recorded("04.7-solution.ncu.txt")));
-  const Counter per_fma = ratio("", "smsp__inst_executed_op_shared_ld.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-                                32.0, 2, "");
+  const Counter per_fma = ratio("", "smsp__inst_executed_op_shared_ld.sum",
+                                "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 32.0, 2, "");
   CHECK(value_of(per_fma, v) > 0.01);
   CHECK(value_of(per_fma, v) < 0.2);
   CHECK(value_of(local_memory_instructions(""), v) == 0);
@@ -86,7 +89,8 @@ TEST_CASE("04.7's register blocking: a few shared loads per 100 FMAs, no spills"
   CHECK(stalls.find("not_selected") == 0);  // the most common: warps ready, another issued
 }
 
-TEST_CASE("a step's kernels as one: counts added, rates weighted by each kernel's time" * doctest::skip(kNoRecordings)) {
+TEST_CASE("a step's kernels as one: counts added, rates weighted by each kernel's time" *
+          doctest::skip(kNoRecordings)) {
   const std::vector<Kernel> kernels = kernels_in(recorded("06.1-solution.ncu.txt"));
   REQUIRE(kernels.size() == 4);  // a tree of reductions: one launch per level
   const Values v = combined(kernels);
@@ -113,13 +117,14 @@ TEST_CASE("what ncu's output says when it gives no profile" * doctest::skip(kNoR
   CHECK(ncu_failure(closed, 0).find("Grading does not need them") != std::string::npos);
   const std::string unknown = "==ERROR== Failed to find metric regex:^smsp__no_such_metric.sum$\n";
   CHECK(ncu_failure(unknown, 0).find("does not know a metric") != std::string::npos);
-  CHECK(ncu_failure("==PROF== Disconnected from process 1\n==WARNING== No kernels were profiled.\n", 0).find(
-            "workbook::launch") != std::string::npos);
+  CHECK(ncu_failure("==PROF== Disconnected from process 1\n==WARNING== No kernels were profiled.\n", 0)
+            .find("workbook::launch") != std::string::npos);
   CHECK(ncu_failure("==ERROR== The application returned an error code (11).\n", 0).find("Nsight Compute failed") == 0);
   CHECK(ncu_failure(recorded("03.1-solution.ncu.txt"), 1).empty());
 }
 
-TEST_CASE("the table: a row per counter, its meaning under it, '-' where a column has no value" * doctest::skip(kNoRecordings)) {
+TEST_CASE("the table: a row per counter, its meaning under it, '-' where a column has no value" *
+          doctest::skip(kNoRecordings)) {
   const Values v = combined(kernels_in(recorded("03.1-solution.ncu.txt")));
   const std::vector<Counter> counters = {shared_wavefronts_per_request(true, "one bank, 32 times"),
                                          metric("absent", "no__such_metric.sum", 1, "")};
@@ -153,6 +158,7 @@ TEST_CASE("values recorded for a step, and the lines that record them" * doctest
   CHECK(recorded_values(path, "09.9").empty());
   CHECK(recorded_values(path + ".absent", "03.2").empty());
   std::ofstream(path) << "03.2\tgpu__time_duration.sum\tfast\n";
-  CHECK_THROWS_WITH_AS(recorded_values(path, "03.2"), doctest::Contains(":1: 'fast' is not a number"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(recorded_values(path, "03.2"), doctest::Contains(":1: 'fast' is not a number"),
+                       std::invalid_argument);
   std::filesystem::remove(path);
 }

@@ -54,12 +54,15 @@ TEST_CASE("the generator is Philox-4x32-10: Random123's published known answers"
              {{0xd16cfe09u, 0x94fdcceb, 0x5001e420u, 0x24126ea1u}}));
 }
 
-TEST_CASE("each array's seed is its own: a bit of the step's key or of the draw's number changes half the seed's bits") {
+TEST_CASE(
+    "each array's seed is its own: a bit of the step's key or of the draw's number changes half the seed's bits") {
   constexpr std::uint64_t kRoot = 0x0123456789abcdefull;
   int flipped_by_root = 0, flipped_by_draw = 0;
   for (int bit = 0; bit < 64; ++bit) {
-    flipped_by_root += std::popcount(workbook::seed_of_draw(kRoot, 1) ^ workbook::seed_of_draw(kRoot ^ (1ull << bit), 1));
-    flipped_by_draw += std::popcount(workbook::seed_of_draw(kRoot, 1000) ^ workbook::seed_of_draw(kRoot, 1000 ^ (1ull << bit)));
+    flipped_by_root +=
+        std::popcount(workbook::seed_of_draw(kRoot, 1) ^ workbook::seed_of_draw(kRoot ^ (1ull << bit), 1));
+    flipped_by_draw +=
+        std::popcount(workbook::seed_of_draw(kRoot, 1000) ^ workbook::seed_of_draw(kRoot, 1000 ^ (1ull << bit)));
   }
   // 32 of 64 bits on average; 64 trials each.
   CHECK(flipped_by_root > 64 * 28);

@@ -24,7 +24,7 @@
 namespace replay_test {
 void scale_then_reverse(float* data, std::size_t count, float factor, cudaStream_t stream);
 void count_calls(int* seen, cudaStream_t stream);
-}
+}  // namespace replay_test
 
 namespace {
 
@@ -55,7 +55,8 @@ void check_the_object(const char* object) {
     for (const std::string& fat_binary : fat_binaries)
       for (const workbook::GlobalsImage& image : workbook::device_globals_in_fat_binary(fat_binary))
         for (const workbook::GlobalsImage::Section& section : image.sections)
-          for (const workbook::GlobalsImage::Symbol& symbol : section.symbols) globals.insert(section.name + " " + symbol.name);
+          for (const workbook::GlobalsImage::Symbol& symbol : section.symbols)
+            globals.insert(section.name + " " + symbol.name);
     const auto has = [&](const std::string& section, const std::string& part) {
       return std::any_of(globals.begin(), globals.end(), [&](const std::string& g) {
         return g.starts_with(section + " ") && g.find(part) != std::string::npos;
@@ -63,7 +64,8 @@ void check_the_object(const char* object) {
     };
     expect(has(".nv.global.init", "calls_so_far") && has(".nv.global.init", "hidden_so_far") &&
                has(".nv.global", "launched_so_far") && has(".nv.constant3", "constant_word") && globals.size() == 4,
-           "the machine code's symbol tables list the module's three writable globals, the statics included, and its constant");
+           "the machine code's symbol tables list the module's three writable globals, the statics included, and its "
+           "constant");
   } catch (const std::exception& error) {
     expect(false, std::string("reading the object's fat binaries: ") + error.what());
   }
@@ -77,7 +79,8 @@ void check_fresh_module(const workbook::StudentKernels& kernels, cudaStream_t st
   workbook::planning_launches() = true;
   replay_test::count_calls(seen, stream);
   workbook::planning_launches() = false;
-  const workbook::plan::Plan counting = workbook::plan::decode_plan(workbook::plan::encode(workbook::plan_of_recorded_launches()));
+  const workbook::plan::Plan counting =
+      workbook::plan::decode_plan(workbook::plan::encode(workbook::plan_of_recorded_launches()));
   workbook::clear_recorded_launches();
   const auto seen_now = [&] {
     std::vector<int> values(5);
@@ -89,7 +92,8 @@ void check_fresh_module(const workbook::StudentKernels& kernels, cudaStream_t st
   kernels.replay(counting, stream);
   expect(seen_now() == std::vector<int>{11, 4, 1, 1, 21},
          "a second launch sees what the first left in the module's globals and past a variable's end");
-  expect(kernels.why_globals_unknown().empty(), "the judge found every global section: " + kernels.why_globals_unknown());
+  expect(kernels.why_globals_unknown().empty(),
+         "the judge found every global section: " + kernels.why_globals_unknown());
   kernels.restore_globals(stream);
   kernels.replay(counting, stream);
   expect(seen_now() == std::vector<int>{10, 3, 0, 0, 21},
@@ -136,21 +140,25 @@ void check_replay(const char* object, const workbook::StudentKernels& loaded_fir
       {"data", reinterpret_cast<std::uint64_t>(replayed), kCount * sizeof(float)}};
   const auto sizes = [&](const std::string& name) { return kernels.parameter_sizes(name); };
   bool same_sizes = loaded_first.names() == kernels.names();
-  for (const std::string& name : kernels.names()) same_sizes = same_sizes && loaded_first.parameter_sizes(name) == sizes(name);
+  for (const std::string& name : kernels.names())
+    same_sizes = same_sizes && loaded_first.parameter_sizes(name) == sizes(name);
   expect(same_sizes && !sizes(kernels.names().front())->empty(),
          "kernels loaded before the runtime started have the same parameters, and not none, as those loaded after");
   const std::string found = workbook::plan::defect(crossed, given, workbook::plan::DeviceLimits{}, sizes);
-  expect(found.empty(), "the plan is the object's own kernels with their arguments' sizes" + (found.empty() ? "" : ": " + found));
+  expect(found.empty(),
+         "the plan is the object's own kernels with their arguments' sizes" + (found.empty() ? "" : ": " + found));
   kernels.replay(crossed, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  expect(download(replayed, kCount) == download(launched, kCount),
-         "the replay computes exactly what the launcher computed launching for itself (64 KiB of shared memory included)");
+  expect(
+      download(replayed, kCount) == download(launched, kCount),
+      "the replay computes exactly what the launcher computed launching for itself (64 KiB of shared memory included)");
 
   // What the judge refuses before replaying anything.
   workbook::plan::Plan foreign = crossed;
   std::get<workbook::plan::KernelLaunch>(foreign.operations[0]).kernel = "_Z13cublas_kernelv";
-  expect(workbook::plan::defect(foreign, given, {}, sizes).find("is not one of your file's kernels") != std::string::npos,
-         "a kernel the object does not define is refused");
+  expect(
+      workbook::plan::defect(foreign, given, {}, sizes).find("is not one of your file's kernels") != std::string::npos,
+      "a kernel the object does not define is refused");
   workbook::plan::Plan narrowed = crossed;
   std::get<workbook::plan::KernelLaunch>(narrowed.operations[0]).arguments[1].resize(4);  // the count as 4 bytes
   expect(workbook::plan::defect(narrowed, given, {}, sizes).find("argument 2 is 8 bytes, but the launch passed 4") !=
@@ -158,7 +166,8 @@ void check_replay(const char* object, const workbook::StudentKernels& loaded_fir
          "an argument of another size than the kernel's parameter is refused (sizes from the driver)");
   workbook::plan::Plan stray = crossed;
   stray.operations.push_back(workbook::plan::Fill{reinterpret_cast<std::uint64_t>(launched), 4, 0});
-  expect(workbook::plan::defect(stray, given, {}, sizes).find("not inside any buffer the grader gave") != std::string::npos,
+  expect(workbook::plan::defect(stray, given, {}, sizes).find("not inside any buffer the grader gave") !=
+             std::string::npos,
          "a fill of memory the judge did not give this call is refused");
   cudaFree(launched);
   cudaFree(replayed);

@@ -94,7 +94,8 @@ TEST_CASE("a step with no judged row did not finish, and fails") {
 
 TEST_CASE("the table lists every row and counts passing steps") {
   std::ostringstream out;
-  print_table(out, {judged("02.1 several floats", "PASS"), judged("02.2 float2", "FAIL", "TODO(02.2) not implemented")});
+  print_table(out,
+              {judged("02.1 several floats", "PASS"), judged("02.2 float2", "FAIL", "TODO(02.2) not implemented")});
   const std::string text = out.str();
   CHECK(text.find("02.1 several floats") != std::string::npos);
   CHECK(text.find("3.25x") != std::string::npos);
@@ -104,8 +105,7 @@ TEST_CASE("the table lists every row and counts passing steps") {
 
 TEST_CASE("the compact scorecard fits a 100-column terminal with the labs' longest texts") {
   std::vector<StepRow> rows;
-  for (const auto& [step, at, unit, rate] :
-       std::vector<std::tuple<std::string, std::string, std::string, double>>{
+  for (const auto& [step, at, unit, rate] : std::vector<std::tuple<std::string, std::string, std::string, double>>{
            {"04.10 packed cp.async pipeline", "4096^3, 2.25 B shared/flop", "GFLOP/s", 50465},
            {"02.4 many float4 at low occupancy", "100% occ. (128 thr x 16 blk)", "GB/s", 2979},
            {"03.4 at copy speed", "16383 x 16385", "GB/s", 2862}}) {
@@ -140,16 +140,19 @@ TEST_CASE("Gradescope results.json: one test per step, escaped output, a total a
                   "\"visibility\": \"visible\"") != std::string::npos);
   CHECK(json.find("\"score\": 0.00") != std::string::npos);
   CHECK(json.find("said \\\"no\\\"\\\\") != std::string::npos);
-  CHECK(json.find("\"leaderboard\": [{\"name\": \"02_memory 02.2, % of cudaMemcpy\", \"value\": 70.5}]") != std::string::npos);
+  CHECK(json.find("\"leaderboard\": [{\"name\": \"02_memory 02.2, % of cudaMemcpy\", \"value\": 70.5}]") !=
+        std::string::npos);
   CHECK(json_escape("a\nb\x01") == "a\\nb\\u0001");
   CHECK(json.find("seed") == std::string::npos);  // said only when the grading knows it
   std::ostringstream seeded;
   write_gradescope_json(seeded, {judged("02.1", "PASS")}, {}, "7");
-  CHECK(seeded.str().find("\"output\": \"graded with seed 7: ./workbook grade --seed 7 replays the same inputs\",") != std::string::npos);
+  CHECK(seeded.str().find("\"output\": \"graded with seed 7: ./workbook grade --seed 7 replays the same inputs\",") !=
+        std::string::npos);
   // Where no step ran (each a "not graded: ..."), no seed is said to have graded anything.
   std::ostringstream none;
-  write_gradescope_json(none, {judged("02.1", "FAIL", "not graded: no CUDA GPU is visible"), judged("02.2", "FAIL", "not graded: x")}, {},
-                        "7");
+  write_gradescope_json(
+      none, {judged("02.1", "FAIL", "not graded: no CUDA GPU is visible"), judged("02.2", "FAIL", "not graded: x")}, {},
+      "7");
   CHECK(none.str().find("graded with seed") == std::string::npos);
   CHECK(none.str().find("\"output\": \"nothing was graded: each step below says why\",") != std::string::npos);
 }
@@ -165,7 +168,8 @@ std::string write_points(const std::string& text) {
 }  // namespace
 
 TEST_CASE("points: per step, a default, and partial credit only for a correct step below its bar") {
-  const Points points = read_points(write_points("# the course's weights\n* 2 1\n02.2 5 3  # the hard one\n\n02.3 4\n"));
+  const Points points =
+      read_points(write_points("# the course's weights\n* 2 1\n02.2 5 3  # the hard one\n\n02.3 4\n"));
   CHECK(points.of("02.1 several floats per thread").points == 2);
   CHECK(points.of("02.2 float2").points == 5);
   CHECK(points.of("02.3 float4").if_correct == 0);
@@ -184,9 +188,12 @@ TEST_CASE("points: per step, a default, and partial credit only for a correct st
 }
 
 TEST_CASE("points: a malformed file is refused with its line") {
-  CHECK_THROWS_WITH_AS(read_points(write_points("02.1 x\n")), doctest::Contains(":1: no points"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(read_points(write_points("\n02.1 1 2\n")), doctest::Contains(":2: partial credit"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(read_points(write_points("02.1 1 0 9\n")), doctest::Contains("unexpected '9'"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(read_points(write_points("02.1 x\n")), doctest::Contains(":1: no points"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(read_points(write_points("\n02.1 1 2\n")), doctest::Contains(":2: partial credit"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(read_points(write_points("02.1 1 0 9\n")), doctest::Contains("unexpected '9'"),
+                       std::invalid_argument);
   CHECK_THROWS_AS(read_points("/nonexistent/points.conf"), std::invalid_argument);
 }
 
@@ -201,7 +208,9 @@ TEST_CASE("the class CSV: a header once, then one line per step and student") {
   std::getline(in, first);
   std::getline(in, second);
   CHECK(header.rfind("student,lab,step,verdict,score,max_score,", 0) == 0);
-  CHECK(first.rfind("ada,02_memory,02.1,PASS,1.00,1.00,occupancy 6.25%,0.2500,2100.0000,GB/s,70.5000,cudaMemcpy,3.2500,", 0) == 0);
+  CHECK(first.rfind(
+            "ada,02_memory,02.1,PASS,1.00,1.00,occupancy 6.25%,0.2500,2100.0000,GB/s,70.5000,cudaMemcpy,3.2500,", 0) ==
+        0);
   CHECK(second.rfind("\"bob, jr\",02_memory,02.1,\"FAIL (correct, below the bar)\",0.00,1.00,", 0) == 0);
   CHECK(header.ends_with(",reason,seed"));
   CHECK(second.ends_with(",2026"));  // the seed the class was graded with, last
@@ -310,7 +319,8 @@ TEST_CASE("a step not applicable on this GPU is neither passed nor failed, anywh
 
 TEST_CASE("the gradebook: a row per student, their points per lab and in all, every student listed") {
   // One lab graded: 02.1 passed (1 point), 02.2 failed (0); the shipped points give 1 a step.
-  const std::vector<StepRow> rows = {judged("02.1 several floats", "PASS"), judged("02.2 float2 loads", "FAIL", "too slow")};
+  const std::vector<StepRow> rows = {judged("02.1 several floats", "PASS"),
+                                     judged("02.2 float2 loads", "FAIL", "too slow")};
   std::map<std::string, LabScores> scores;
   scores["alice"] = lab_scores(rows, Points{});
   CHECK(scores["alice"]["02_memory"] == doctest::Approx(1.0));
@@ -337,7 +347,8 @@ std::string text_of_file(const std::string& path) {
 }  // namespace
 
 TEST_CASE("every report writes a student's text as data: no escape sequence reaches a console or a file raw") {
-  StepRow hostile = judged(std::string("02.2 float2 ") + kRedrawsTheLine, "FAIL", std::string("the launcher threw: ") + kRedrawsTheLine);
+  StepRow hostile = judged(std::string("02.2 float2 ") + kRedrawsTheLine, "FAIL",
+                           std::string("the launcher threw: ") + kRedrawsTheLine);
   hostile.measured_at = kRedrawsTheLine;
   hostile.reference = kRedrawsTheLine;
   hostile.rate_unit = kRedrawsTheLine;
@@ -345,7 +356,8 @@ TEST_CASE("every report writes a student's text as data: no escape sequence reac
 
   // The rows' own file, from the judge to the runner and kept with the student's results.
   CHECK(to_line(hostile).find('\x1b') == std::string::npos);
-  CHECK(from_line(to_line(hostile)).reason == "the launcher threw: \\x1b[2K PASS");  // its CR a space, as a tab or newline is
+  CHECK(from_line(to_line(hostile)).reason ==
+        "the launcher threw: \\x1b[2K PASS");  // its CR a space, as a tab or newline is
 
   for (const Table table : {Table::kCompact, Table::kFull}) {  // the console's scorecard, and the judge's in grade.log
     std::ostringstream scorecard;
@@ -360,9 +372,12 @@ TEST_CASE("every report writes a student's text as data: no escape sequence reac
     write_gradescope_json(json, rows, Points{}, kRedrawsTheLine);
   }
   CHECK(holds_no_raw_control(text_of_file(json_path)));
-  CHECK(text_of_file(json_path).find("the launcher threw: \\\\x1b[2K\\\\rPASS") != std::string::npos);  // \x1b, JSON-escaped
+  CHECK(text_of_file(json_path).find("the launcher threw: \\\\x1b[2K\\\\rPASS") !=
+        std::string::npos);  // \x1b, JSON-escaped
   // Still JSON, as Gradescope reads it.
-  CHECK(std::system(("python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' " + json_path).c_str()) == 0);
+  CHECK(std::system(
+            ("python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' " + json_path).c_str()) ==
+        0);
   std::filesystem::remove(json_path);
 
   std::ostringstream junit;

@@ -23,7 +23,8 @@ using namespace workbook::runner;
 namespace {
 
 std::string scratch_file(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("workbook_runner_test_" + std::to_string(getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() / ("workbook_runner_test_" + std::to_string(getpid()) + "_" + name))
+      .string();
 }
 
 StepRow row_of(const std::string& step, Verdict verdict) {
@@ -66,7 +67,8 @@ TEST_CASE("the runner takes a step's own rows, and no others") {
 TEST_CASE("a judge grading a lab's steps: each step's rows as it reported them, a half-written line not yet") {
   const std::string path = scratch_file("lab_rows.tsv");
   const std::vector<std::string> steps = {"02.1 x", "02.2 y", "02.3 z"};
-  append_rows(path, {row_of("02.1 x", Verdict::kPass), row_of("02.1 x", Verdict::kInfo), row_of("02.2 y", Verdict::kFail)});
+  append_rows(path,
+              {row_of("02.1 x", Verdict::kPass), row_of("02.1 x", Verdict::kInfo), row_of("02.2 y", Verdict::kFail)});
   std::ofstream(path, std::ios::app) << to_line(row_of("02.3 z", Verdict::kPass)).substr(0, 12);  // no newline yet
   const std::vector<std::vector<StepRow>> rows = rows_of_steps(path, "02_memory", steps);
   REQUIRE(rows.size() == 3);
@@ -152,12 +154,15 @@ TEST_CASE("nothing a command starts outlives it: a daemon it leaves, in a sessio
   std::filesystem::remove(late);
   const auto began = std::chrono::steady_clock::now();
   // The daemon keeps the output pipe open, as one that wants the runner to wait for it would.
-  const Outcome left = run({{"sh", "-c", "(setsid sh -c 'sleep 2; echo late > \"$0\"' \"$0\" &) ; echo started", late}});
+  const Outcome left =
+      run({{"sh", "-c", "(setsid sh -c 'sleep 2; echo late > \"$0\"' \"$0\" &) ; echo started", late}});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   CHECK(left.status == 0);
   CHECK(left.output == "started\n");
   CHECK(seconds < 1.5);  // not held by the daemon's copy of the pipe
-  CHECK(run({{"sh", "-c", "(setsid sh -c 'sleep 2; echo late > \"$0\"' \"$0\" > /dev/null 2>&1 &)", late}, {}, "",
+  CHECK(run({{"sh", "-c", "(setsid sh -c 'sleep 2; echo late > \"$0\"' \"$0\" > /dev/null 2>&1 &)", late},
+             {},
+             "",
              scratch_file("daemon_output.txt")})
             .status == 0);
   std::this_thread::sleep_for(std::chrono::seconds(3));
@@ -212,11 +217,12 @@ TEST_CASE("jobs on slots, each prepared ahead: beside the job before it, in the 
       [&](std::size_t job, std::size_t slot, std::size_t lane) {
         lanes_run[job] = lane;
         const std::string mark = claims + "/prepared/job" + std::to_string(job);
-        return Command({"sh", "-c",
-                        "mkdir \"$0\" || exit 9; mkdir \"$1\" || exit 9; "
-                        "if [ -e \"$2\" ]; then echo prepared; else echo unprepared; fi; sleep 0.4; rmdir \"$0\" \"$1\"",
-                        claims + "/slot" + std::to_string(slot), lane_folder(slot, lane), mark},
-                       {}, "", claims + "/job" + std::to_string(job) + ".out");
+        return Command(
+            {"sh", "-c",
+             "mkdir \"$0\" || exit 9; mkdir \"$1\" || exit 9; "
+             "if [ -e \"$2\" ]; then echo prepared; else echo unprepared; fi; sleep 0.4; rmdir \"$0\" \"$1\"",
+             claims + "/slot" + std::to_string(slot), lane_folder(slot, lane), mark},
+            {}, "", claims + "/job" + std::to_string(job) + ".out");
       },
       [&](std::size_t job, std::size_t slot, std::size_t lane) {
         lanes_prepared[job] = lane;
@@ -232,7 +238,8 @@ TEST_CASE("jobs on slots, each prepared ahead: beside the job before it, in the 
     in >> word;
     return word;
   };
-  for (std::size_t job = 0; job < kJobs; ++job) CHECK_MESSAGE(statuses[job] == 0, "job ", job, " met another in its slot or lane");
+  for (std::size_t job = 0; job < kJobs; ++job)
+    CHECK_MESSAGE(statuses[job] == 0, "job ", job, " met another in its slot or lane");
   // Each slot's first job runs unprepared in lane 0; every other was prepared, in the lane it then ran in.
   std::size_t unprepared = 0;
   for (std::size_t job = 0; job < kJobs; ++job) {
@@ -296,7 +303,8 @@ TEST_CASE("no descriptor of the runner reaches a command, and its standard input
   const int inherited = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);  // as std::ofstream opens: no O_CLOEXEC
   REQUIRE(inherited > 2);
   const std::string fd = std::to_string(inherited);
-  CHECK(run({{"sh", "-c", "if [ -e /proc/self/fd/" + fd + " ]; then echo open; else echo closed; fi"}}).output == "closed\n");
+  CHECK(run({{"sh", "-c", "if [ -e /proc/self/fd/" + fd + " ]; then echo open; else echo closed; fi"}}).output ==
+        "closed\n");
   CHECK(run({{"sh", "-c", "readlink /proc/self/fd/0"}}).output == "/dev/null\n");
   close(inherited);
   std::filesystem::remove(log);
@@ -345,8 +353,10 @@ TEST_CASE("a bars profile: the lines calibration writes are the lines grading re
   const std::string path = scratch_file("profile.bars");
   {
     std::ofstream out(path);
-    out << "# Bars for NVIDIA H200\n# 01_latency\n" << reference_line("01.1", 4.0712) << "  # cycles\n"
-        << bar_line("02.4", 2, {14.9261, 82.0}) << "  # witness ...\n" << bar_line("02.4", 1, {3.5, 0}) << '\n';
+    out << "# Bars for NVIDIA H200\n# 01_latency\n"
+        << reference_line("01.1", 4.0712) << "  # cycles\n"
+        << bar_line("02.4", 2, {14.9261, 82.0}) << "  # witness ...\n"
+        << bar_line("02.4", 1, {3.5, 0}) << '\n';
   }
   const BarsProfile profile = read_bars_profile(path);
   CHECK(reference_line("01.1", 4.0712) == "reference 01.1 4.07");
@@ -364,7 +374,8 @@ TEST_CASE("a bars profile: the lines calibration writes are the lines grading re
 }
 
 TEST_CASE("a grading's build: where its time went, from ninja's record of what this build made, longest first") {
-  const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("workbook-ninja-log-" + std::to_string(getpid()));
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("workbook-ninja-log-" + std::to_string(getpid()));
   std::filesystem::create_directories(folder);
   {
     std::ofstream record(folder / ".ninja_log");
@@ -381,7 +392,9 @@ TEST_CASE("a grading's build: where its time went, from ninja's record of what t
               "15900\t15950\t1\tbuild.ninja\t5\n";
   }
   CHECK(build.where_the_time_went(2) ==
-        "sgemm.cu.o 13.3 s, liblab04_sgemm_starter.a 2.6 s (and its machine code dumped) and 1 more");  // not build.ninja's 0.05 s
+        "sgemm.cu.o 13.3 s, liblab04_sgemm_starter.a 2.6 s (and its machine code dumped) and 1 more");  // not
+                                                                                                        // build.ninja's
+                                                                                                        // 0.05 s
   std::filesystem::remove_all(folder);
 }
 
@@ -421,6 +434,7 @@ TEST_CASE("a grading's build: nvcc's passes on a student's file, each once, the 
             "memory.cu , g++ (compiling) ,   , memory.o , compute_90 , nvcc , 1390.0 , ms\n";
   }
   CHECK(nvcc_passes(table) ==
-        "preprocessing 0.4 s, cudafe++ 1.2 s, cicc 1.2 s for compute_90, ptxas 0.2 s for sm_90, fatbinary 0.0 s, host compiler 1.4 s");
+        "preprocessing 0.4 s, cudafe++ 1.2 s, cicc 1.2 s for compute_90, ptxas 0.2 s for sm_90, fatbinary 0.0 s, host "
+        "compiler 1.4 s");
   std::filesystem::remove(table);
 }

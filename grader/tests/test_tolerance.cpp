@@ -38,7 +38,8 @@ float pairwise(const Terms& t, std::size_t begin, std::size_t end) {
 // Sums of `block` terms each, then added up in order: tiles of k, or split-k's slices.
 float blocked(const Terms& t, std::size_t block) {
   float sum = 0.0f;
-  for (std::size_t begin = 0; begin < t.size(); begin += block) sum += sequential(t, begin, std::min(t.size(), begin + block));
+  for (std::size_t begin = 0; begin < t.size(); begin += block)
+    sum += sequential(t, begin, std::min(t.size(), begin + block));
   return sum;
 }
 float split_k(const Terms& t, std::size_t slices) { return blocked(t, (t.size() + slices - 1) / slices); }
@@ -78,7 +79,8 @@ const std::vector<std::pair<std::string, DotProduct>>& narrowed() {
       {"partial sums rounded to TF32 after every tile of 16",
        [](const Terms& t) {
          float sum = 0.0f;
-         for (std::size_t begin = 0; begin < t.size(); begin += 16) sum = tf32(sum + sequential(t, begin, std::min(t.size(), begin + 16)));
+         for (std::size_t begin = 0; begin < t.size(); begin += 16)
+           sum = tf32(sum + sequential(t, begin, std::min(t.size(), begin + 16)));
          return sum;
        }},
       {"BF16 running sum",

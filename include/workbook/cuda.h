@@ -28,8 +28,7 @@ class NotImplemented : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
-[[noreturn]] void throw_cuda_error(cudaError_t code, const char* expression, const char* file,
-                                   int line);
+[[noreturn]] void throw_cuda_error(cudaError_t code, const char* expression, const char* file, int line);
 
 inline void cuda_check(cudaError_t code, const char* expression, const char* file, int line) {
   if (code != cudaSuccess) throw_cuda_error(code, expression, file, line);

@@ -42,10 +42,9 @@ void allow_dynamic_shared_memory(Kernel kernel, std::size_t bytes) {
   std::size_t& allowed = shared_memory_allowed()[reinterpret_cast<const void*>(kernel)];
   if (bytes <= allowed) return;
   allowed = bytes;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(bytes)));
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                  cudaSharedmemCarveoutMaxShared));
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
 }
 
 // A launch as the planner records it: each argument converted to its parameter's type, as the
@@ -54,8 +53,12 @@ template <typename... Params, typename... Args>
 LaunchRecord planned_launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                             cudaStream_t stream, Args&&... args) {
   static_assert((std::is_trivially_copyable_v<Params> && ...), "a kernel's parameters are passed byte for byte");
-  LaunchRecord record{.kernel = reinterpret_cast<const void*>(kernel), .grid = grid, .block = block,
-                      .dynamic_shared_bytes = dynamic_shared_bytes, .stream = stream, .arguments = {}};
+  LaunchRecord record{.kernel = reinterpret_cast<const void*>(kernel),
+                      .grid = grid,
+                      .block = block,
+                      .dynamic_shared_bytes = dynamic_shared_bytes,
+                      .stream = stream,
+                      .arguments = {}};
   const std::tuple<Params...> values(std::forward<Args>(args)...);
   std::apply(
       [&record](const Params&... value) {
@@ -80,18 +83,21 @@ constexpr bool arguments_fit_parameters(void (*)(Params...), std::tuple<Args...>
 }
 
 template <typename... Params, typename... Args>
-void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-            cudaStream_t stream, Args&&... args) {
-  constexpr bool fits = arguments_fit_parameters(static_cast<void (*)(Params...)>(nullptr), static_cast<std::tuple<Args...>*>(nullptr));
-  static_assert(sizeof...(Args) == sizeof...(Params),
-                "workbook::launch(kernel, grid, block, shared bytes, stream, arguments...) passes the kernel one argument "
-                "per parameter: this launch passes a different number of them than the kernel has parameters");
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes, cudaStream_t stream,
+            Args&&... args) {
+  constexpr bool fits =
+      arguments_fit_parameters(static_cast<void (*)(Params...)>(nullptr), static_cast<std::tuple<Args...>*>(nullptr));
+  static_assert(
+      sizeof...(Args) == sizeof...(Params),
+      "workbook::launch(kernel, grid, block, shared bytes, stream, arguments...) passes the kernel one argument "
+      "per parameter: this launch passes a different number of them than the kernel has parameters");
   static_assert(sizeof...(Args) != sizeof...(Params) || fits,
                 "workbook::launch: an argument of this launch does not convert to the kernel's parameter in the same "
                 "place: compare the launch's arguments with the kernel's parameters, one by one");
-  if constexpr (fits) {  // else only the message above: no errors from inside this file
+  if constexpr (fits) {         // else only the message above: no errors from inside this file
     if (planning_launches()) {  // the planner: the judge replays it, raising the shared-memory limit itself
-      recorded_launches().push_back(planned_launch(kernel, grid, block, dynamic_shared_bytes, stream, std::forward<Args>(args)...));
+      recorded_launches().push_back(
+          planned_launch(kernel, grid, block, dynamic_shared_bytes, stream, std::forward<Args>(args)...));
       return;
     }
     allow_dynamic_shared_memory(kernel, dynamic_shared_bytes);

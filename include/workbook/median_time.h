@@ -14,7 +14,8 @@ namespace workbook {
 
 // Median time of `work` in ms over `runs` runs, after two warm-up runs; when `flush` is given, its
 // `flush_bytes` are overwritten before each run, so that L2 starts cold.
-inline float median_ms(const std::function<void()>& work, int runs, char* flush = nullptr, std::size_t flush_bytes = 0) {
+inline float median_ms(const std::function<void()>& work, int runs, char* flush = nullptr,
+                       std::size_t flush_bytes = 0) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);

@@ -14,8 +14,8 @@ namespace {
 constexpr int kThreads = 128;
 
 template <int kIlp>
-__global__ void __launch_bounds__(kThreads, 16) fma_chains_kernel(const float* start, float* end, unsigned chains,
-                                                                  int length, float a, float b) {
+__global__ void __launch_bounds__(kThreads, 16)
+    fma_chains_kernel(const float* start, float* end, unsigned chains, int length, float a, float b) {
   // 32-bit indices (the grader's chains number far fewer than 2^32): 64-bit ones would not fit in
   // 32 registers beside 8 chains.
   const unsigned threads = gridDim.x * blockDim.x;
@@ -37,14 +37,16 @@ __global__ void __launch_bounds__(kThreads, 16) fma_chains_kernel(const float* s
 
 template <int kIlp>
 void fma_chains(const latency_lab::LatencyProblem& p, cudaStream_t stream) {
-  if (p.fma.chains == 0 || p.fma.chains >= (std::size_t{1} << 31) || p.fma.length < 1 || p.threads_per_block != kThreads)
-    throw std::invalid_argument("latency_baseline::fma_chains: an empty problem, 2^31 chains or more, or blocks of other "
-                                "than 128 threads");
+  if (p.fma.chains == 0 || p.fma.chains >= (std::size_t{1} << 31) || p.fma.length < 1 ||
+      p.threads_per_block != kThreads)
+    throw std::invalid_argument(
+        "latency_baseline::fma_chains: an empty problem, 2^31 chains or more, or blocks of other "
+        "than 128 threads");
   const std::size_t threads = workbook::ceil_div(p.fma.chains, std::size_t{kIlp});
   const std::size_t blocks = workbook::ceil_div(threads, std::size_t(p.threads_per_block));
   workbook::launch(fma_chains_kernel<kIlp>, dim3(static_cast<unsigned>(blocks)), dim3(p.threads_per_block),
-                   p.occupancy_padding_bytes, stream, p.fma.start, p.fma.end, static_cast<unsigned>(p.fma.chains), p.fma.length,
-                   p.fma.a, p.fma.b);
+                   p.occupancy_padding_bytes, stream, p.fma.start, p.fma.end, static_cast<unsigned>(p.fma.chains),
+                   p.fma.length, p.fma.a, p.fma.b);
 }
 
 template void fma_chains<1>(const latency_lab::LatencyProblem&, cudaStream_t);

@@ -38,17 +38,19 @@ OccupancyProbe probe_of() {
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  return {"holds_registers_kernel<" + std::to_string(kLive) + ", " + std::to_string(kRegisters) + ">", attributes.numRegs,
-          attributes.maxThreadsPerBlock, kernel};
+  return {"holds_registers_kernel<" + std::to_string(kLive) + ", " + std::to_string(kRegisters) + ">",
+          attributes.numRegs, attributes.maxThreadsPerBlock, kernel};
 }
 
 // ---------------------------------------------------------------------------------------------
 __global__ void count_wrong_chains_kernel(const float* end, std::size_t chains, int length, float a, float b,
                                           std::uint64_t key, workbook::DeviceMismatches* result) {
-  for (std::size_t c = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; c < chains; c += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t c = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; c < chains;
+       c += std::size_t(gridDim.x) * blockDim.x) {
     float x = workbook::random_element(key, c);
     for (int i = 0; i < length; ++i) x = fmaf(x, a, b);
     if (__float_as_uint(x) != __float_as_uint(end[c])) workbook::note_mismatch(result, c);
@@ -61,10 +63,10 @@ const std::vector<OccupancyProbe>& occupancy_probes() {
   // On sm_90 with CUDA 13.0: 10, 26, 29, 32, 37, 40, 45, 48, 53, 64, 75, 85, 113, 155, 220 and 255
   // registers. At 37, 45 and 85 the allocation unit changes how many blocks fit.
   static const std::vector<OccupancyProbe> probes = {
-      probe_of<1>(),       probe_of<9>(),       probe_of<20, 29>(), probe_of<17>(),      probe_of<27, 37>(),
-      probe_of<27>(),      probe_of<36, 45>(),  probe_of<33>(),     probe_of<43, 53>(),  probe_of<50>(),
-      probe_of<64, 75>(),  probe_of<73, 85>(),  probe_of<99, 113>(), probe_of<141, 155>(), probe_of<190>(),
-      probe_of<242, 255>(),
+      probe_of<1>(),       probe_of<9>(),        probe_of<20, 29>(), probe_of<17>(),
+      probe_of<27, 37>(),  probe_of<27>(),       probe_of<36, 45>(), probe_of<33>(),
+      probe_of<43, 53>(),  probe_of<50>(),       probe_of<64, 75>(), probe_of<73, 85>(),
+      probe_of<99, 113>(), probe_of<141, 155>(), probe_of<190>(),    probe_of<242, 255>(),
   };
   return probes;
 }

@@ -45,7 +45,9 @@ struct LaunchShape {
   int threads_per_block;
   int blocks_per_sm;
 
-  std::size_t padding_bytes() const { return blocks_per_sm == 0 ? 0 : workbook::occupancy_padding_bytes(blocks_per_sm); }
+  std::size_t padding_bytes() const {
+    return blocks_per_sm == 0 ? 0 : workbook::occupancy_padding_bytes(blocks_per_sm);
+  }
   double occupancy_percent() const {
     const double max_warps = workbook::device_facts().max_threads_per_sm / 32.0;
     const double warps = blocks_per_sm == 0 ? max_warps : blocks_per_sm * threads_per_block / 32.0;
@@ -101,8 +103,8 @@ const bool kReferencesDeclared = workbook::declare_reference_values("01_latency"
   std::vector<workbook::ReferenceValue> values = {
       {latency_check::kFmaReferenceKey, "cycles per dependent FMA", latency_check::kH100FmaCycles}};
   for (const latency_check::ChaseLevel& level : latency_check::kChaseLevels)
-    values.push_back({latency_check::load_reference_key(level.bytes),
-                      std::string("cycles per load, ") + level.name, level.h100_cycles});
+    values.push_back({latency_check::load_reference_key(level.bytes), std::string("cycles per load, ") + level.name,
+                      level.h100_cycles});
   return values;
 }());
 
@@ -130,13 +132,15 @@ std::string latency_failure(double cycles_per_op, long long count, double min, d
                             const workbook::UsedReference& reference, double launcher_ms, const char* unit) {
   if (!(cycles_per_op >= min && cycles_per_op <= max))
     return fixed(cycles_per_op, 2) + " cycles per " + unit + " is impossible (no GPU takes less than " + fixed(min, 0) +
-           " or more than " + fixed(max, 0) + "): are clock64() read just before and just after the timed part, and "
+           " or more than " + fixed(max, 0) +
+           "): are clock64() read just before and just after the timed part, and "
            "*cycles their difference?";
   // The kernel cannot have run for longer than the whole call did, even at the SM's highest clock.
   const double claimed_ms = cycles_per_op * count / sm_clock_khz();
   if (claimed_ms > launcher_ms * 1.05 + 0.002)
-    return "your clock counts " + fixed(claimed_ms, 3) + " ms even at the SM's highest clock, but the whole call took " +
-           fixed(launcher_ms, 3) + " ms by the grader's events: *cycles must be what the timed part took";
+    return "your clock counts " + fixed(claimed_ms, 3) +
+           " ms even at the SM's highest clock, but the whole call took " + fixed(launcher_ms, 3) +
+           " ms by the grader's events: *cycles must be what the timed part took";
   if (std::abs(cycles_per_op / reference.value - 1) > kLatencyTolerance)
     return fixed(cycles_per_op, 2) + " cycles per " + unit + ", but the grader's own measurement is " +
            fixed(reference.value, 2) + " (" + reference.source + "); the bar is within " +
@@ -169,26 +173,49 @@ struct LatencyLab {
   static const std::vector<Step>& steps() {
     using namespace latency_lab;
     static const std::vector<Step> all = {
-        {"01.1", "FMA latency", measure_fma_latency, {}, /*experiment=*/nullptr,
-         /*precheck=*/nullptr, /*workspace_bytes=*/nullptr, /*blocks_wait_for_others=*/false,
+        {"01.1",
+         "FMA latency",
+         measure_fma_latency,
+         {},
+         /*experiment=*/nullptr,
+         /*precheck=*/nullptr,
+         /*workspace_bytes=*/nullptr,
+         /*blocks_wait_for_others=*/false,
          "within 5% of the grader's chain"},
-        {"01.2", "load latency, by pointer chase", measure_load_latency, {}, /*experiment=*/nullptr,
-         /*precheck=*/nullptr, /*workspace_bytes=*/nullptr, /*blocks_wait_for_others=*/false,
+        {"01.2",
+         "load latency, by pointer chase",
+         measure_load_latency,
+         {},
+         /*experiment=*/nullptr,
+         /*precheck=*/nullptr,
+         /*workspace_bytes=*/nullptr,
+         /*blocks_wait_for_others=*/false,
          "a random cycle, within 5% of the grader's chase in L1, L2 and device memory"},
-        {"01.3", "occupancy calculator", nullptr, {}, /*experiment=*/nullptr,
-         /*precheck=*/nullptr, /*workspace_bytes=*/nullptr, /*blocks_wait_for_others=*/false,
+        {"01.3",
+         "occupancy calculator",
+         nullptr,
+         {},
+         /*experiment=*/nullptr,
+         /*precheck=*/nullptr,
+         /*workspace_bytes=*/nullptr,
+         /*blocks_wait_for_others=*/false,
          "what the CUDA API says, at every shape, and a resource that limits it"},
         // The bar sits midway between the baseline (one chain per thread) and the witness: four chains,
         // Little's law at one warp per scheduler (4 cycles x 1 FMA a cycle), 86% and 98% of the peak at
         // 4 and 16 warps per SM on the H100 (NOTES.md); the reference, eight chains, 94% and 100%.
-        {.id = "01.4", .title = "independent FMAs hide the latency", .launcher = fma_with_ilp,
+        {.id = "01.4",
+         .title = "independent FMAs hide the latency",
+         .launcher = fma_with_ilp,
          .bar = {{kLowOccupancy, 1.88, 43.70}, {kQuarterOccupancy, 1.40, 66.73}}},
     };
     return all;
   }
   static Kind kind_of(const Step& step) {
     const std::string id = step.id;
-    return id == "01.1" ? Kind::kFmaLatency : id == "01.2" ? Kind::kLoadLatency : id == "01.3" ? Kind::kOccupancy : Kind::kIlp;
+    return id == "01.1"   ? Kind::kFmaLatency
+           : id == "01.2" ? Kind::kLoadLatency
+           : id == "01.3" ? Kind::kOccupancy
+                          : Kind::kIlp;
   }
   static Condition default_condition() { return kLowOccupancy; }
   static workbook::Reference reference() { return {"FMA peak", true}; }  // 8 chains per thread at full occupancy
@@ -202,7 +229,8 @@ struct LatencyLab {
         p::metric("issue slots used (%)", "sm__inst_issued.avg.pct_of_peak_sustained_active", 1,
                   "one chain per thread lets a warp issue an FMA only when the previous one is done: a few % of the "
                   "slots; each independent chain adds one"),
-        p::achieved_occupancy("warps resident: the bar is judged at low occupancy, where only ILP can hide the latency"),
+        p::achieved_occupancy(
+            "warps resident: the bar is judged at low occupancy, where only ILP can hide the latency"),
         p::top_stall_reasons("wait: an FMA waits for the one it depends on, a chain too short of independent work; "
                              "math_pipe_throttle: the pipe is full, the goal"),
     };
@@ -217,20 +245,18 @@ struct LatencyLab {
     const bool small = workbook::session().correctness_only;
     std::vector<CaseSpec> cases;
     switch (kind_of(step)) {
-      case Kind::kFmaLatency:
-        cases.push_back({Kind::kFmaLatency, 1, kLatencyLength});
-        break;
+      case Kind::kFmaLatency: cases.push_back({Kind::kFmaLatency, 1, kLatencyLength}); break;
       case Kind::kLoadLatency:
         for (const latency_check::ChaseLevel& level : latency_check::kChaseLevels)
-          if (!small || level.bytes <= (std::size_t{4} << 20)) cases.push_back({Kind::kLoadLatency, level.bytes, 0, {}, level.name, level.kepler_cycles});
+          if (!small || level.bytes <= (std::size_t{4} << 20))
+            cases.push_back({Kind::kLoadLatency, level.bytes, 0, {}, level.name, level.kepler_cycles});
         break;
-      case Kind::kOccupancy:
-        cases.push_back({Kind::kOccupancy});
-        break;
+      case Kind::kOccupancy: cases.push_back({Kind::kOccupancy}); break;
       case Kind::kIlp: {
         // Chains one less than, exactly, and one more than a block's worth at 1, 8 and 16 per thread.
         std::vector<std::size_t> counts = {1, 2, 31, 32, 33, 1000, 100003};
-        for (std::size_t per_block : {128, 128 * 8, 128 * 16}) counts.insert(counts.end(), {per_block - 1, per_block, per_block + 1});
+        for (std::size_t per_block : {128, 128 * 8, 128 * 16})
+          counts.insert(counts.end(), {per_block - 1, per_block, per_block + 1});
         if (!small) counts.push_back(timed_chains() + 5);
         for (std::size_t chains : drawn()) counts.push_back(chains);
         for (const LaunchShape& shape : {kLowOccupancy, LaunchShape{256, 0}, LaunchShape{32, 0}})
@@ -287,14 +313,16 @@ struct LatencyLab {
       if (workbook::session().correctness_only) return "";
       const double per_fma = double(as_cycles(c->arrays.download(cycles))) / length;
       return latency_failure(per_fma, length, kFmaCyclesMin, kFmaCyclesMax,
-                             workbook::reference_value(latency_check::kFmaReferenceKey), c->launcher_ms, "dependent FMA");
+                             workbook::reference_value(latency_check::kFmaReferenceKey), c->launcher_ms,
+                             "dependent FMA");
     };
     c->report = [c = c.get(), cycles, length = spec.length] {
       const double per_fma = double(as_cycles(c->arrays.download(cycles))) / length;
       std::string text = fixed(per_fma, 2) + " cycles per dependent FMA";
       if (!workbook::session().correctness_only)
-        text += "; the grader's chain " + reference_text(latency_check::kFmaReferenceKey, 2) + "; Volkov's GTX 480 about " +
-                fixed(kGtx480FmaCycles, 0) + ", Kolpakova's Kepler " + fixed(kKeplerFmaCycles, 0);
+        text += "; the grader's chain " + reference_text(latency_check::kFmaReferenceKey, 2) +
+                "; Volkov's GTX 480 about " + fixed(kGtx480FmaCycles, 0) + ", Kolpakova's Kepler " +
+                fixed(kKeplerFmaCycles, 0);
       return workbook::Reported{per_fma, "cycles", text};
     };
     return c;
@@ -328,19 +356,21 @@ struct LatencyLab {
       if (got != link)
         return "*last = " + std::to_string(got) + ", but following the links from word 0 for " +
                std::to_string(chase.warmup_loads) + " + " + std::to_string(chase.timed_loads) + " loads ends at word " +
-               std::to_string(link) + ": follow every link, and store where you end (a chase whose end nobody uses is "
+               std::to_string(link) +
+               ": follow every link, and store where you end (a chase whose end nobody uses is "
                "deleted by the compiler)";
       if (workbook::session().correctness_only) return "";
       const double per_load = double(as_cycles(c->arrays.download(cycles))) / chase.timed_loads;
       return latency_failure(per_load, chase.timed_loads, kLoadCyclesMin, kLoadCyclesMax,
-                             workbook::reference_value(latency_check::load_reference_key(bytes)), c->launcher_ms, "load");
+                             workbook::reference_value(latency_check::load_reference_key(bytes)), c->launcher_ms,
+                             "load");
     };
     c->report = [c = c.get(), cycles, bytes = spec.size, kepler = spec.kepler_cycles] {
       const double per_load = double(as_cycles(c->arrays.download(cycles))) / c->problem.chase.timed_loads;
       std::string text = fixed(per_load, 1) + " cycles per load";
       if (!workbook::session().correctness_only)
-        text += "; the grader's chase " + reference_text(latency_check::load_reference_key(bytes), 1) + "; Kolpakova's Kepler " +
-                fixed(kepler, 0);
+        text += "; the grader's chase " + reference_text(latency_check::load_reference_key(bytes), 1) +
+                "; Kolpakova's Kepler " + fixed(kepler, 0);
       return workbook::Reported{per_load, "cycles", text};
     };
     return c;
@@ -360,7 +390,8 @@ struct LatencyLab {
   static std::string occupancy_mistake(const latency_lab::Occupancy& yours, int blocks, int warps_per_block,
                                        const std::vector<latency_lab::Limiter>& limiters, const std::string& whose,
                                        const std::string& next_block) {
-    if (yours.blocks != blocks) return "you count " + std::to_string(yours.blocks) + " blocks per SM, " + whose + " " + std::to_string(blocks);
+    if (yours.blocks != blocks)
+      return "you count " + std::to_string(yours.blocks) + " blocks per SM, " + whose + " " + std::to_string(blocks);
     if (yours.warps != blocks * warps_per_block)
       return "you count " + std::to_string(yours.warps) + " warps for " + std::to_string(blocks) + " blocks of " +
              std::to_string(warps_per_block) + " warps";
@@ -386,11 +417,14 @@ struct LatencyLab {
           at << threads << " threads, " << probe.registers_per_thread << " registers a thread, " << shared
              << " bytes of shared memory";
           if (fit.blocks != api)
-            throw std::logic_error("the grader's own count (" + std::to_string(fit.blocks) + " blocks) disagrees with the "
-                                   "CUDA API (" + std::to_string(api) + ") at " + at.str() +
+            throw std::logic_error("the grader's own count (" + std::to_string(fit.blocks) +
+                                   " blocks) disagrees with the "
+                                   "CUDA API (" +
+                                   std::to_string(api) + ") at " + at.str() +
                                    ": this GPU allocates differently from the SMs the lab knows; report it");
-          const std::string why = occupancy_mistake(latency_lab::occupancy_of(block, sm), api, (threads + sm.warp_size - 1) / sm.warp_size,
-                                                    fit.limiters, "the CUDA API", "a " + std::to_string(api + 1) + "th block");
+          const std::string why =
+              occupancy_mistake(latency_lab::occupancy_of(block, sm), api, (threads + sm.warp_size - 1) / sm.warp_size,
+                                fit.limiters, "the CUDA API", "a " + std::to_string(api + 1) + "th block");
           if (!why.empty() && tally.wrong++ == 0) tally.first_wrong = at.str() + ": " + why;
           if (why.empty()) {
             ++tally.shapes;
@@ -412,11 +446,12 @@ struct LatencyLab {
             const latency_lab::BlockShape block{threads, registers, shared};
             const latency_oracle::SmFit fit = latency_oracle::fit_blocks(block, other.sm);
             const std::string why = occupancy_mistake(latency_lab::occupancy_of(block, other.sm), fit.blocks,
-                                                      (threads + other.sm.warp_size - 1) / other.sm.warp_size, fit.limiters,
-                                                      "the grader", "another block");
+                                                      (threads + other.sm.warp_size - 1) / other.sm.warp_size,
+                                                      fit.limiters, "the grader", "another block");
             if (!why.empty() && tally.wrong++ == 0)
-              tally.first_wrong = std::to_string(threads) + " threads, " + std::to_string(registers) + " registers a thread, " +
-                                  std::to_string(shared) + " bytes of shared memory on " + other.name + " SM: " + why;
+              tally.first_wrong = std::to_string(threads) + " threads, " + std::to_string(registers) +
+                                  " registers a thread, " + std::to_string(shared) + " bytes of shared memory on " +
+                                  other.name + " SM: " + why;
             if (why.empty()) ++tally.other_shapes;
           }
   }
@@ -433,7 +468,8 @@ struct LatencyLab {
       check_occupancy_on_this_gpu(*tally);
       check_occupancy_on_other_sms(*tally);
       if (tally->wrong == 0) return "";
-      return std::to_string(tally->wrong) + " of " + std::to_string(tally->wrong + tally->shapes + tally->other_shapes) +
+      return std::to_string(tally->wrong) + " of " +
+             std::to_string(tally->wrong + tally->shapes + tally->other_shapes) +
              " block shapes are wrong, the first at " + tally->first_wrong;
     };
     c->report = [tally] {
@@ -442,8 +478,8 @@ struct LatencyLab {
                          " registers a thread); limited by";
       for (const auto& [limiter, count] : tally->limiters) text += " " + limiter + " " + std::to_string(count) + ",";
       text.pop_back();
-      text += "; and " + std::to_string(tally->other_shapes) + " shapes on " + std::to_string(latency_oracle::other_sms().size()) +
-              " other GPUs' SMs as the grader counts them";
+      text += "; and " + std::to_string(tally->other_shapes) + " shapes on " +
+              std::to_string(latency_oracle::other_sms().size()) + " other GPUs' SMs as the grader counts them";
       return workbook::Reported{double(tally->shapes), "shapes", text};
     };
     return c;
@@ -452,7 +488,8 @@ struct LatencyLab {
   // 01.4: every chain's end, bit for bit.
   static std::unique_ptr<workbook::Case<Problem>> ilp_case(const CaseSpec& spec) {
     auto c = std::make_unique<workbook::Case<Problem>>();
-    c->where = std::to_string(spec.size) + " chains of " + std::to_string(spec.length) + " FMAs at " + spec.shape.describe();
+    c->where =
+        std::to_string(spec.size) + " chains of " + std::to_string(spec.length) + " FMAs at " + spec.shape.describe();
     const float* start = c->arrays.input("start", spec.size);
     float* end = c->arrays.output("end", spec.size);
     c->problem.fma = {start, end, spec.size, spec.length, kTimedA, kTimedB};
@@ -495,7 +532,8 @@ struct LatencyLab {
     for_peak.occupancy_padding_bytes = 0;
     t->reference = [for_peak](cudaStream_t s) { latency_baseline::fma_chains<8>(for_peak, s); };
     t->check_output = [t = t.get(), start, end, chains](cudaStream_t s, workbook::DeviceMismatches* result) {
-      latency_check::count_wrong_chains(end, chains, kTimedLength, kTimedA, kTimedB, t->arrays.seed_of(start), result, s);
+      latency_check::count_wrong_chains(end, chains, kTimedLength, kTimedA, kTimedB, t->arrays.seed_of(start), result,
+                                        s);
     };
     t->flops = 2.0 * double(chains) * kTimedLength;
     t->bytes = 2.0 * double(chains) * sizeof(float);
@@ -522,7 +560,8 @@ constexpr int kBenchLength = 1 << 15;  // FMAs per chain: a millisecond a point
 template <int kIlp>
 double tflops_at(int blocks_per_sm, float* start, float* end) {
   LatencyProblem p;
-  const std::size_t chains = std::size_t(workbook::device_facts().sm_count) * 128 * blocks_per_sm * kIlp * 4;  // 4 waves
+  const std::size_t chains =
+      std::size_t(workbook::device_facts().sm_count) * 128 * blocks_per_sm * kIlp * 4;  // 4 waves
   p.fma = {start, end, chains, kBenchLength, kTimedA, kTimedB};
   p.threads_per_block = 128;
   p.occupancy_padding_bytes = workbook::occupancy_padding_bytes(blocks_per_sm);
@@ -531,8 +570,8 @@ double tflops_at(int blocks_per_sm, float* start, float* end) {
   options.min_runs = 5;
   options.max_runs = 30;
   const workbook::Timing timing =
-      workbook::time_interleaved({[&](cudaStream_t s) { latency_baseline::fma_chains<kIlp>(p, s); }}, workbook::session().stream,
-                                 options)
+      workbook::time_interleaved({[&](cudaStream_t s) { latency_baseline::fma_chains<kIlp>(p, s); }},
+                                 workbook::session().stream, options)
           .front();
   workbook::clear_recorded_launches();
   return 2.0 * double(chains) * kBenchLength / (timing.median_ms * 1e9);
@@ -550,15 +589,16 @@ void bench(const std::string& csv_path) {
   CUDA_CHECK(cudaMemset(start, 0, most_chains * sizeof(float)));
   // The FMA peak, as 01.4 measures it: 8 chains per thread, every warp slot full.
   const double peak = tflops_at<8>(16, start, end);
-  std::cout << "dependent FMA: " << reference_text(latency_check::kFmaReferenceKey, 2) << " cycles; FMA peak " << fixed(peak, 1) << " TFLOP/s\n";
+  std::cout << "dependent FMA: " << reference_text(latency_check::kFmaReferenceKey, 2) << " cycles; FMA peak "
+            << fixed(peak, 1) << " TFLOP/s\n";
   for (int ilp : {1, 2, 3, 4, 8})
     for (int blocks_per_sm : {1, 2, 3, 4, 6, 8, 12, 16}) {
       const int warps = blocks_per_sm * 4;
-      const double tflops = ilp == 1 ? tflops_at<1>(blocks_per_sm, start, end)
-                          : ilp == 2 ? tflops_at<2>(blocks_per_sm, start, end)
-                          : ilp == 3 ? tflops_at<3>(blocks_per_sm, start, end)
-                          : ilp == 4 ? tflops_at<4>(blocks_per_sm, start, end)
-                                     : tflops_at<8>(blocks_per_sm, start, end);
+      const double tflops = ilp == 1   ? tflops_at<1>(blocks_per_sm, start, end)
+                            : ilp == 2 ? tflops_at<2>(blocks_per_sm, start, end)
+                            : ilp == 3 ? tflops_at<3>(blocks_per_sm, start, end)
+                            : ilp == 4 ? tflops_at<4>(blocks_per_sm, start, end)
+                                       : tflops_at<8>(blocks_per_sm, start, end);
       const double percent = 100.0 * tflops / peak;
       // Little's law: each scheduler needs `latency` independent FMAs in flight to issue one a cycle.
       const double predicted = 100.0 * std::min(1.0, double(warps) / schedulers * ilp / latency);
@@ -579,8 +619,12 @@ void bench(const std::string& csv_path) {
   CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&cycles), sizeof(long long)));
   for (std::size_t bytes = 4096; bytes <= largest; bytes *= 2) {
     latency_lab::LatencyProblem p;
-    p.chase = {lines, bytes, 0x5EEDull + bytes, static_cast<int>(std::min<std::size_t>(bytes / latency_check::kLineBytes, 1 << 18)),
-               latency_check::kTimedLoads, last};
+    p.chase = {lines,
+               bytes,
+               0x5EEDull + bytes,
+               static_cast<int>(std::min<std::size_t>(bytes / latency_check::kLineBytes, 1 << 18)),
+               latency_check::kTimedLoads,
+               last};
     p.cycles = cycles;
     try {
       latency_lab::measure_load_latency(p, workbook::session().stream);
@@ -601,11 +645,11 @@ void bench(const std::string& csv_path) {
   cudaFree(cycles);
 }
 
-const bool kBenchRegistered = workbook::register_bench(
-    LatencyLab::kName, bench,
-    {"curve", "ilp", "warps_per_sm", "threads_per_sm", "percent_of_peak", "predicted_percent", "working_set_bytes",
-     "cycles_per_load"});
-const bool kRegistered = workbook::register_lab<LatencyLab>();  // its steps, its bars tests, ./workbook list and calibrate
+const bool kBenchRegistered =
+    workbook::register_bench(LatencyLab::kName, bench,
+                             {"curve", "ilp", "warps_per_sm", "threads_per_sm", "percent_of_peak", "predicted_percent",
+                              "working_set_bytes", "cycles_per_load"});
+const bool kRegistered =
+    workbook::register_lab<LatencyLab>();  // its steps, its bars tests, ./workbook list and calibrate
 
 }  // namespace
-

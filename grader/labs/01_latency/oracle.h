@@ -127,7 +127,8 @@ inline std::string chase_defect(const std::vector<std::uint32_t>& words) {
     if (link % kWordsPerLine != 0 || link / kWordsPerLine >= lines) {
       std::ostringstream why;
       why << "line " << line << "'s link (word " << line * kWordsPerLine << ") is " << link
-          << ", not the first word of a line of the working set (a multiple of 32 below " << lines * kWordsPerLine << ")";
+          << ", not the first word of a line of the working set (a multiple of 32 below " << lines * kWordsPerLine
+          << ")";
       return why.str();
     }
     const std::size_t next = link / kWordsPerLine;

@@ -31,7 +31,9 @@ struct LaunchShape {
   int threads_per_block;
   int blocks_per_sm;
 
-  std::size_t padding_bytes() const { return blocks_per_sm == 0 ? 0 : workbook::occupancy_padding_bytes(blocks_per_sm); }
+  std::size_t padding_bytes() const {
+    return blocks_per_sm == 0 ? 0 : workbook::occupancy_padding_bytes(blocks_per_sm);
+  }
   // The occupancy the padding allows; the kernel's registers may allow less.
   double occupancy_percent() const {
     const double max_warps = workbook::device_facts().max_threads_per_sm / 32.0;
@@ -44,8 +46,8 @@ struct LaunchShape {
       text << threads_per_block << " thr, full occ.";
     } else if (workbook::session().compute_capability == 0) {  // no GPU asked (./workbook list): in warps
       const int warps = blocks_per_sm * threads_per_block / 32;
-      text << warps << (warps == 1 ? " warp" : " warps") << " per SM (" << threads_per_block << " thr x " << blocks_per_sm
-           << " blk)";
+      text << warps << (warps == 1 ? " warp" : " warps") << " per SM (" << threads_per_block << " thr x "
+           << blocks_per_sm << " blk)";
     } else {
       text << std::setprecision(3) << occupancy_percent() << "% occ. (" << threads_per_block << " thr x "
            << blocks_per_sm << " blk)";
@@ -80,13 +82,20 @@ struct MemoryLab {
   // cudaMemcpy's own speed.
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {
-        {.id = "02.1", .title = "several floats per thread", .launcher = memory_lab::copy_several_floats,
+        {.id = "02.1",
+         .title = "several floats per thread",
+         .launcher = memory_lab::copy_several_floats,
          .bar = {{kLowOccupancy, 1.76}}},
         {.id = "02.2", .title = "float2 loads", .launcher = memory_lab::copy_float2, .bar = {{kLowOccupancy, 4.07}}},
         {.id = "02.3", .title = "float4 loads", .launcher = memory_lab::copy_float4, .bar = {{kLowOccupancy, 6.53}}},
-        {.id = "02.4", .title = "many float4 at low occupancy", .launcher = memory_lab::copy_many_float4,
+        {.id = "02.4",
+         .title = "many float4 at low occupancy",
+         .launcher = memory_lab::copy_many_float4,
          .bar = {{kLowOccupancy, 9.77, 76.51}}},
-        {.id = "02.5", .title = "at memcpy speed", .launcher = memory_lab::copy_at_memcpy_speed, .bar = {{kFinalShape, 1.0, 98.0}},
+        {.id = "02.5",
+         .title = "at memcpy speed",
+         .launcher = memory_lab::copy_at_memcpy_speed,
+         .bar = {{kFinalShape, 1.0, 98.0}},
          .witness = {.is_solution = "its bar is cudaMemcpy's own speed (98% of it): a vendor's number"}},
         // Hopper's bulk-copy engine: one warp per SM, of which one thread issues the copies.
         {.id = "02.6",
@@ -94,7 +103,8 @@ struct MemoryLab {
          .launcher = memory_lab::copy_with_copy_engine,
          .bar = {{kOneWarpPerSm, 1.0, 95.0}},
          .min_compute_capability = 90,
-         .witness = {.is_solution = "its bar is cudaMemcpy's own speed (95% of it) at one warp per SM: a vendor's number"}},
+         .witness = {.is_solution =
+                         "its bar is cudaMemcpy's own speed (95% of it) at one warp per SM: a vendor's number"}},
     };
     return all;
   }
@@ -106,8 +116,9 @@ struct MemoryLab {
     return {
         p::dram_throughput("the bandwidth the copy reached, as % of device memory's peak: the step's goal"),
         p::achieved_occupancy("warps resident: the bars are judged at 6.25% occupancy, so warps cannot be the way"),
-        p::bytes_in_flight_per_sm(0.7, "by Little's law at the handout's 0.7 us: about 16 KiB per SM keeps the H100's "
-                                       "memory busy; more floats per load, and more loads per thread, raise it"),
+        p::bytes_in_flight_per_sm(0.7,
+                                  "by Little's law at the handout's 0.7 us: about 16 KiB per SM keeps the H100's "
+                                  "memory busy; more floats per load, and more loads per thread, raise it"),
         p::top_stall_reasons("long_scoreboard: warps wait for their loads, too few bytes in flight; lg_throttle: the "
                              "load queue is full, loads too narrow"),
     };
@@ -152,7 +163,8 @@ struct MemoryLab {
     workbook::SizeDraw draw(kName);
     const bool small = workbook::session().correctness_only;  // under compute-sanitizer
     const std::size_t first = draw.any(1, small ? 70'000 : std::size_t{1} << 20);
-    return {first, draw.off_tile(small ? 70'001 : (std::size_t{1} << 20) + 1, std::size_t{1} << (small ? 18 : 24), 65'536)};
+    return {first,
+            draw.off_tile(small ? 70'001 : (std::size_t{1} << 20) + 1, std::size_t{1} << (small ? 18 : 24), 65'536)};
   }
   static std::string drawn_sizes() {
     const std::vector<std::size_t> n = drawn();
@@ -161,8 +173,9 @@ struct MemoryLab {
 
   // The device's check of a copy, for the timed calls and the correctness cases alike: the truth is
   // what the generator put in `in`, drawn again from its seed, whatever the kernel did to `in` since.
-  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(const workbook::Arrays& arrays, const float* in,
-                                                                                      const float* out, std::size_t n) {
+  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(const workbook::Arrays& arrays,
+                                                                                     const float* in, const float* out,
+                                                                                     std::size_t n) {
     return [&arrays, in, out, n](cudaStream_t s, workbook::DeviceMismatches* result) {
       workbook::count_changed_from_random(out, n, arrays.seed_of(in), result, s);
     };
@@ -177,7 +190,8 @@ struct MemoryLab {
     c->check_on_device = device_check(c->arrays, in, out, spec.n);
     c->check_output = [c = c.get(), in, out] {
       // A copy's truth is its input, drawn again from the input's seed as the comparison reads it.
-      const workbook::Comparison result = workbook::compare_with(c->arrays.download(out), workbook::FloatStream(c->arrays.seed_of(in)), {});
+      const workbook::Comparison result =
+          workbook::compare_with(c->arrays.download(out), workbook::FloatStream(c->arrays.seed_of(in)), {});
       return result.describe(workbook::Tolerance{});
     };
     return c;
@@ -212,7 +226,8 @@ struct MemoryLab {
 
 void bench(const std::string& csv_path) {
   workbook::BenchCsv csv(csv_path);
-  std::vector<MemoryLab::Step> curves = {{"baseline", "one float per thread", memory_baseline::copy_one_float_per_thread, {}}};
+  std::vector<MemoryLab::Step> curves = {
+      {"baseline", "one float per thread", memory_baseline::copy_one_float_per_thread, {}}};
   curves.insert(curves.end(), MemoryLab::steps().begin(), MemoryLab::steps().end());
   // One warp per SM, then 128-thread blocks, 1 to 16 of them. The copy engine's step runs at its
   // two shapes only: its ring of shared memory leaves room for one block per SM.
@@ -250,7 +265,7 @@ const bool kBenchRegistered =
     workbook::register_bench(MemoryLab::kName, bench,
                              {"step", "bytes_per_thread", "threads_per_block", "blocks_per_sm", "occupancy_percent",
                               "time_ms", "gb_per_s", "percent_of_memcpy"});
-const bool kRegistered = workbook::register_lab<MemoryLab>();  // its steps, its bars tests, ./workbook list and calibrate
+const bool kRegistered =
+    workbook::register_lab<MemoryLab>();  // its steps, its bars tests, ./workbook list and calibrate
 
 }  // namespace
-

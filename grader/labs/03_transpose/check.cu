@@ -10,9 +10,11 @@ namespace {
 __global__ void count_untransposed_kernel(const float* out, int rows, int cols, std::uint64_t key,
                                           workbook::DeviceMismatches* result) {
   const std::size_t count = std::size_t(rows) * cols;
-  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count; e += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
+       e += std::size_t(gridDim.x) * blockDim.x) {
     const std::size_t c = e / rows, r = e % rows;  // out[c * rows + r] = in[r * cols + c]
-    if (__float_as_uint(out[e]) != __float_as_uint(workbook::random_element(key, r * cols + c))) workbook::note_mismatch(result, e);
+    if (__float_as_uint(out[e]) != __float_as_uint(workbook::random_element(key, r * cols + c)))
+      workbook::note_mismatch(result, e);
   }
 }
 }  // namespace

@@ -44,7 +44,8 @@ constexpr Shape kOddShape{8191, 8191};
 
 // 03.3: the block order, checked on the CPU against the formula in the handout.
 std::string check_diagonal_order() {
-  const std::vector<std::pair<unsigned, unsigned>> grids = {{1, 1}, {1, 5}, {5, 1}, {4, 4}, {7, 3}, {3, 7}, {64, 64}, {257, 256}};
+  const std::vector<std::pair<unsigned, unsigned>> grids = {{1, 1}, {1, 5}, {5, 1},   {4, 4},
+                                                            {7, 3}, {3, 7}, {64, 64}, {257, 256}};
   for (const auto& [grid_x, grid_y] : grids)
     for (unsigned y = 0; y < grid_y; ++y)
       for (unsigned x = 0; x < grid_x; ++x) {
@@ -82,19 +83,27 @@ struct TransposeLab {
   // speed ("03_transpose bars" checks both sides).
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {
-        {.id = "03.1", .title = "tiled through shared memory", .launcher = transpose_lab::transpose_tiled,
+        {.id = "03.1",
+         .title = "tiled through shared memory",
+         .launcher = transpose_lab::transpose_tiled,
          .bar = {{kBarShape, 1.88, 28.94}}},
-        {.id = "03.2", .title = "padded tile", .launcher = transpose_lab::transpose_padded, .bar = {{kBarShape, 4.62, 70.93}}},
+        {.id = "03.2",
+         .title = "padded tile",
+         .launcher = transpose_lab::transpose_padded,
+         .bar = {{kBarShape, 4.62, 70.93}}},
         {.id = "03.3",
          .title = "diagonal block order",
          .launcher = transpose_lab::transpose_diagonal,
          .bar = {{kBarShape, 5.38, 82.13}},
          .experiment =
              "the diagonal order fixed partition camping on GPUs that mapped addresses to memory partitions in plain "
-             "stripes; the H100 hashes addresses over its partitions, and there the diagonal order measures a few percent "
+             "stripes; the H100 hashes addresses over its partitions, and there the diagonal order measures a few "
+             "percent "
              "slower than the row order it replaces. Its bar asks only that the remapped kernel stay close to 03.2",
          .precheck = check_diagonal_order},
-        {.id = "03.4", .title = "at copy speed", .launcher = transpose_lab::transpose_at_copy_speed,
+        {.id = "03.4",
+         .title = "at copy speed",
+         .launcher = transpose_lab::transpose_at_copy_speed,
          .bar = {{kBarShape, 6.0, 95.0}, {kOddShape, 0, 85.0}},
          .witness = {.is_solution = "its bar is cudaMemcpy's own speed (95% of it): a vendor's number"}},
     };
@@ -107,11 +116,13 @@ struct TransposeLab {
     namespace p = workbook::profile;
     return {
         p::global_sectors_per_request(true, "4 when a warp's 32 floats are consecutive: a row of the tile"),
-        p::global_sectors_per_request(false, "4 when a warp stores along a row; 32 when it stores down a column, as "
-                                             "the naive transpose does"),
-        p::shared_wavefronts_per_request(true, "1 when a warp's 32 reads fall in 32 banks; 32 when it reads a column "
-                                               "of an unpadded 32 x 32 tile, all in one bank (03.1): a padded row of "
-                                               "33 floats (03.2) makes it 1"),
+        p::global_sectors_per_request(false,
+                                      "4 when a warp stores along a row; 32 when it stores down a column, as "
+                                      "the naive transpose does"),
+        p::shared_wavefronts_per_request(true,
+                                         "1 when a warp's 32 reads fall in 32 banks; 32 when it reads a column "
+                                         "of an unpadded 32 x 32 tile, all in one bank (03.1): a padded row of "
+                                         "33 floats (03.2) makes it 1"),
         p::shared_wavefronts_per_request(false, "the same for the tile's writes"),
         p::dram_throughput("the bandwidth the transpose reached, as % of device memory's peak: a copy's is its roof"),
     };
@@ -122,13 +133,14 @@ struct TransposeLab {
 
   static std::vector<CaseSpec> correctness_cases() {
     // Empty matrices first (the interface promises any count from 0), then the edges of a tile.
-    std::vector<Shape> shapes = {{0, 0},   {0, 5},   {5, 0},   {1, 1},   {1, 7},    {7, 1},    {2, 3},
-                                 {31, 33}, {33, 31}, {32, 32}, {33, 33}, {63, 65},  {64, 64},  {65, 63},
-                                 {72, 200}, {1, 5000}, {5000, 1}, {257, 129}};
+    std::vector<Shape> shapes = {{0, 0},   {0, 5},   {5, 0},    {1, 1},    {1, 7},    {7, 1},
+                                 {2, 3},   {31, 33}, {33, 31},  {32, 32},  {33, 33},  {63, 65},
+                                 {64, 64}, {65, 63}, {72, 200}, {1, 5000}, {5000, 1}, {257, 129}};
     // Not multiples of any tile; the sizes where partition effects showed on older GPUs; the odd
     // size the last bar is measured at, and the bar's own size (not under compute-sanitizer).
     if (!workbook::session().correctness_only)
-      shapes.insert(shapes.end(), {{1023, 2049}, {2049, 1023}, {4000, 4000}, {2048, 2048}, {4096, 4096}, kOddShape, kBarShape});
+      shapes.insert(shapes.end(),
+                    {{1023, 2049}, {2049, 1023}, {4000, 4000}, {2048, 2048}, {4096, 4096}, kOddShape, kBarShape});
     for (const Shape& shape : drawn()) shapes.push_back(shape);
     std::vector<CaseSpec> cases;
     for (const Shape& shape : shapes) cases.push_back({shape});
@@ -157,8 +169,9 @@ struct TransposeLab {
 
   // The device's check of a transpose, for the timed calls and the correctness cases alike: each
   // element against the input's element it comes from, drawn again from the input's seed.
-  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(const workbook::Arrays& arrays, const float* in,
-                                                                                      const float* out, const Shape& shape) {
+  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(const workbook::Arrays& arrays,
+                                                                                     const float* in, const float* out,
+                                                                                     const Shape& shape) {
     return [&arrays, in, out, shape](cudaStream_t s, workbook::DeviceMismatches* result) {
       transpose_check::count_untransposed(out, shape.rows, shape.cols, arrays.seed_of(in), result, s);
     };
@@ -178,7 +191,9 @@ struct TransposeLab {
     c->check_output = [c = c.get(), in, out, shape] {
       // Each element's truth is the input's element it comes from, drawn again from the input's seed.
       const workbook::FloatStream value_at(c->arrays.seed_of(in));
-      const auto want_at = [&](std::size_t j) { return value_at(transpose_oracle::source_of(j, shape.rows, shape.cols)); };
+      const auto want_at = [&](std::size_t j) {
+        return value_at(transpose_oracle::source_of(j, shape.rows, shape.cols));
+      };
       const workbook::Comparison result = workbook::compare_with(c->arrays.download(out), want_at, {});
       return result.ok() ? "" : "out[c * rows + r] must be in[r * cols + c]; " + result.describe(workbook::Tolerance{});
     };
@@ -223,7 +238,8 @@ struct RotatingBuffers {
   std::vector<std::unique_ptr<workbook::DeviceArray<float>>> ins, outs;
   std::vector<float> values, expected;
   explicit RotatingBuffers(Shape s)
-      : shape(s), copies(static_cast<int>(std::max<std::size_t>(1, (std::size_t{512} << 20) / (2 * s.count() * sizeof(float))))) {
+      : shape(s),
+        copies(static_cast<int>(std::max<std::size_t>(1, (std::size_t{512} << 20) / (2 * s.count() * sizeof(float))))) {
     values = workbook::random_floats(shape.count(), workbook::session().next_seed());
     expected = transpose_oracle::transpose(values, shape.rows, shape.cols);
     for (int i = 0; i < copies; ++i) {
@@ -238,7 +254,8 @@ struct RotatingBuffers {
 void bench(const std::string& csv_path) {
   workbook::BenchCsv csv(csv_path);
   std::vector<Curve> curves = {{"baseline: naive", transpose_baseline::transpose_naive, true, false}};
-  for (const TransposeLab::Step& step : TransposeLab::steps()) curves.push_back({step.name(), step.launcher, true, false});
+  for (const TransposeLab::Step& step : TransposeLab::steps())
+    curves.push_back({step.name(), step.launcher, true, false});
   curves.push_back({"diagnostic: copy_plain", transpose_lab::copy_plain, false, true});
   curves.push_back({"diagnostic: copy_through_shared", transpose_lab::copy_through_shared, false, true});
   curves.push_back({"diagnostic: transpose_within_tiles", transpose_lab::transpose_within_tiles, false, true});
@@ -257,7 +274,8 @@ void bench(const std::string& csv_path) {
         curve.launcher(buffers.problem(0), workbook::session().stream);
         CUDA_CHECK(cudaDeviceSynchronize());
         if (curve.transposes) {
-          const workbook::Comparison c = workbook::compare(buffers.outs[0]->download(), buffers.expected, workbook::Tolerance{});
+          const workbook::Comparison c =
+              workbook::compare(buffers.outs[0]->download(), buffers.expected, workbook::Tolerance{});
           if (!c.ok()) return "wrong output at " + shape.describe() + ": " + c.describe(workbook::Tolerance{});
         }
         const std::vector<workbook::Timing> t = workbook::time_interleaved(
@@ -294,7 +312,8 @@ const bool kBenchRegistered =
     workbook::register_bench(TransposeLab::kName, bench,
                              {"curve", "rows", "cols", "matrices_per_run", "time_ms_per_matrix", "gb_per_s",
                               "percent_of_memcpy", "memcpy_gb_per_s"});
-const bool kRegistered = workbook::register_lab<TransposeLab>();  // its steps, its bars tests, ./workbook list and calibrate
+const bool kRegistered =
+    workbook::register_lab<TransposeLab>();  // its steps, its bars tests, ./workbook list and calibrate
 
 }  // namespace
 

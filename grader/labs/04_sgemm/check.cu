@@ -19,8 +19,10 @@ __global__ void count_outside_tolerance_kernel(std::uint64_t a_key, std::uint64_
   double value = 0, squares = 0, magnitude = 0;
   for (int k0 = 0; k0 < k; k0 += kTile) {
     const int ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
-    a_tile[threadIdx.y][threadIdx.x] = (i < m && ka < k) ? double(workbook::random_element(a_key, std::size_t(i) * k + ka)) : 0.0;
-    b_tile[threadIdx.y][threadIdx.x] = (kb < k && j < n) ? double(workbook::random_element(b_key, std::size_t(kb) * n + j)) : 0.0;
+    a_tile[threadIdx.y][threadIdx.x] =
+        (i < m && ka < k) ? double(workbook::random_element(a_key, std::size_t(i) * k + ka)) : 0.0;
+    b_tile[threadIdx.y][threadIdx.x] =
+        (kb < k && j < n) ? double(workbook::random_element(b_key, std::size_t(kb) * n + j)) : 0.0;
     __syncthreads();
     for (int kk = 0; kk < kTile; ++kk) {
       const double term = a_tile[threadIdx.y][kk] * b_tile[kk][threadIdx.x];
@@ -39,12 +41,13 @@ __global__ void count_outside_tolerance_kernel(std::uint64_t a_key, std::uint64_
 }  // namespace
 
 void count_outside_tolerance(std::uint64_t a_seed, std::uint64_t b_seed, const float* c, int m, int n, int k,
-                             sgemm_oracle::Tolerance tolerance, workbook::DeviceMismatches* result, cudaStream_t stream) {
+                             sgemm_oracle::Tolerance tolerance, workbook::DeviceMismatches* result,
+                             cudaStream_t stream) {
   if (m <= 0 || n <= 0) return;
   const dim3 grid(workbook::ceil_div(n, kTile), workbook::ceil_div(m, kTile));
   count_outside_tolerance_kernel<<<grid, dim3(kTile, kTile), 0, stream>>>(
-      workbook::random_key(a_seed), workbook::random_key(b_seed), c, m, n, k, tolerance.per_norm, tolerance.per_magnitude,
-      result);
+      workbook::random_key(a_seed), workbook::random_key(b_seed), c, m, n, k, tolerance.per_norm,
+      tolerance.per_magnitude, result);
   CUDA_CHECK(cudaGetLastError());
 }
 

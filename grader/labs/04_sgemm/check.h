@@ -17,6 +17,7 @@ namespace sgemm_check {
 // generator drew with a_seed and b_seed: computed here from the seeds, not read from buffers that
 // the kernel under test could have changed.
 void count_outside_tolerance(std::uint64_t a_seed, std::uint64_t b_seed, const float* c, int m, int n, int k,
-                             sgemm_oracle::Tolerance tolerance, workbook::DeviceMismatches* result, cudaStream_t stream);
+                             sgemm_oracle::Tolerance tolerance, workbook::DeviceMismatches* result,
+                             cudaStream_t stream);
 
 }  // namespace sgemm_check

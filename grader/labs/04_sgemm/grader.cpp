@@ -40,8 +40,10 @@ struct Shape {
   // "4096^3", "4095 x 4097 x 4093"; with the occupancy a bar holds it to, where it holds one (the
   // bar as ./workbook list and the scorecard show it names both).
   std::string describe() const {
-    std::string text = m == n && n == k ? std::to_string(m) + "^3" : std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k);
-    if (max_occupancy < 1.0) text += " at occupancy <= " + std::to_string(static_cast<int>(100 * max_occupancy + 0.5)) + "%";
+    std::string text = m == n && n == k ? std::to_string(m) + "^3"
+                                        : std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k);
+    if (max_occupancy < 1.0)
+      text += " at occupancy <= " + std::to_string(static_cast<int>(100 * max_occupancy + 0.5)) + "%";
     return text;
   }
   bool operator==(const Shape&) const = default;
@@ -58,8 +60,8 @@ constexpr double per_flop(double bytes, double fmas) { return bytes / (2 * fmas)
 double shared_bytes_per_flop(const std::string& id) {
   static const std::map<std::string, double> by_step = {
       {"04.1", 0.0},
-      {"04.2", per_flop(2 * 4, 1)},    // two 4-byte loads per FMA
-      {"04.3", per_flop(3 * 4, 2)},    // one B value and R A values per R FMAs
+      {"04.2", per_flop(2 * 4, 1)},  // two 4-byte loads per FMA
+      {"04.3", per_flop(3 * 4, 2)},  // one B value and R A values per R FMAs
       {"04.4", per_flop(5 * 4, 4)},
       {"04.5", per_flop(9 * 4, 8)},
       {"04.6", per_flop(16 * 16, 64)},  // sixteen float4 of A per 64 FMAs (B from global memory)
@@ -96,7 +98,8 @@ cublasHandle_t cublas() {
   static cublasHandle_t handle = [] {
     cublasHandle_t h = nullptr;
     if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
-    if (cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasSetMathMode failed");
+    if (cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS)
+      throw std::runtime_error("cublasSetMathMode failed");
     return h;
   }();
   return handle;
@@ -128,9 +131,11 @@ std::string compare_on_cpu(const std::vector<float>& c, const std::vector<float>
       const double got = c[std::size_t(i) * s.n + j];
       const double allowed = tolerance.allowed(want.squares[j], want.magnitude[j]);
       if (std::fabs(got - want.value[j]) <= allowed) continue;
-      if (wrong == 0) precision = precision_note(std::fabs(got - want.value[j]), want.squares[j], want.magnitude[j], s.k);
+      if (wrong == 0)
+        precision = precision_note(std::fabs(got - want.value[j]), want.squares[j], want.magnitude[j], s.k);
       if (wrong < workbook::kMismatchesShown)
-        first << " C(" << i << ", " << j << ") got " << got << " want " << want.value[j] << " (allowed +-" << allowed << ");";
+        first << " C(" << i << ", " << j << ") got " << got << " want " << want.value[j] << " (allowed +-" << allowed
+              << ");";
       ++wrong;
     }
   }
@@ -170,28 +175,50 @@ struct SgemmLab {
   // checks both).
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {
-        {.id = "04.1", .title = "coalesced thread arrangement", .launcher = sgemm_lab::sgemm_coalesced,
+        {.id = "04.1",
+         .title = "coalesced thread arrangement",
+         .launcher = sgemm_lab::sgemm_coalesced,
          .bar = {{kBarShape, 3.37, 3.24}}},
-        {.id = "04.2", .title = "shared-memory tiles", .launcher = sgemm_lab::sgemm_shared_tiles,
+        {.id = "04.2",
+         .title = "shared-memory tiles",
+         .launcher = sgemm_lab::sgemm_shared_tiles,
          .bar = {{kBarShape, 14.28, 13.74}}},
-        {.id = "04.3", .title = "2 outputs per thread", .launcher = sgemm_lab::sgemm_2_outputs_per_thread,
+        {.id = "04.3",
+         .title = "2 outputs per thread",
+         .launcher = sgemm_lab::sgemm_2_outputs_per_thread,
          .bar = {{kBarShape, 21.62, 20.81}}},
-        {.id = "04.4", .title = "4 outputs per thread", .launcher = sgemm_lab::sgemm_4_outputs_per_thread,
+        {.id = "04.4",
+         .title = "4 outputs per thread",
+         .launcher = sgemm_lab::sgemm_4_outputs_per_thread,
          .bar = {{kBarShape, 29.84, 28.73}}},
-        {.id = "04.5", .title = "8 outputs per thread", .launcher = sgemm_lab::sgemm_8_outputs_per_thread,
+        {.id = "04.5",
+         .title = "8 outputs per thread",
+         .launcher = sgemm_lab::sgemm_8_outputs_per_thread,
          .bar = {{kBarShape, 36.47, 35.12}}},
-        {.id = "04.6", .title = "rank-1 updates", .launcher = sgemm_lab::sgemm_rank1_updates,
+        {.id = "04.6",
+         .title = "rank-1 updates",
+         .launcher = sgemm_lab::sgemm_rank1_updates,
          .bar = {{kBarShape, 43.79, 42.17}}},
-        {.id = "04.7", .title = "2D register blocking", .launcher = sgemm_lab::sgemm_register_blocked,
+        {.id = "04.7",
+         .title = "2D register blocking",
+         .launcher = sgemm_lab::sgemm_register_blocked,
          .bar = {{kBarShape, 61.92, 59.64}}},
-        {.id = "04.8", .title = "double buffering", .launcher = sgemm_lab::sgemm_double_buffered,
+        {.id = "04.8",
+         .title = "double buffering",
+         .launcher = sgemm_lab::sgemm_double_buffered,
          .bar = {{kBarShape, 82.73, 79.70}}},
         // 04.8's kernel: its bar is at 1000^3, where 04.8 leaves three quarters of the GPU idle
-        {.id = "04.9", .title = "split-k", .launcher = sgemm_lab::sgemm_split_k, .bar = {{{1000, 1000, 1000}, 16.37, 57.75}},
+        {.id = "04.9",
+         .title = "split-k",
+         .launcher = sgemm_lab::sgemm_split_k,
+         .bar = {{{1000, 1000, 1000}, 16.37, 57.75}},
          .workspace_bytes = sgemm_lab::sgemm_split_k_workspace_bytes},
         // 04.8's multiply, fed by cp.async from packed operands; it splits k as 04.9 does
-        {.id = "04.10", .title = "packed cp.async pipeline", .launcher = sgemm_lab::sgemm_packed_pipeline,
-         .bar = {{kBarShape, 89.76, 86.53}}, .workspace_bytes = sgemm_lab::sgemm_packed_pipeline_workspace_bytes},
+        {.id = "04.10",
+         .title = "packed cp.async pipeline",
+         .launcher = sgemm_lab::sgemm_packed_pipeline,
+         .bar = {{kBarShape, 89.76, 86.53}},
+         .workspace_bytes = sgemm_lab::sgemm_packed_pipeline_workspace_bytes},
         // cuBLAS's tile shape, fed by the copy engine from a producer warpgroup: Hopper only
         {.id = "04.11",
          .title = "copy engine and producer warps",
@@ -236,10 +263,23 @@ struct SgemmLab {
 
   static std::vector<CaseSpec> correctness_cases() {
     // Empty products first (the interface promises any size from 0; k = 0 gives C = 0), then edges.
-    std::vector<Shape> shapes = {{0, 0, 0},     {0, 5, 3},     {5, 0, 3},      {1, 1, 1},    {1, 1, 0},
-                                 {3, 5, 0},     {2, 3, 4},     {17, 17, 17},
-                                 {33, 65, 129}, {31, 33, 1},   {1, 300, 7},    {300, 1, 7},  {64, 64, 64},
-                                 {128, 128, 8}, {129, 127, 9}, {127, 129, 17}, {160, 96, 44},
+    std::vector<Shape> shapes = {{0, 0, 0},
+                                 {0, 5, 3},
+                                 {5, 0, 3},
+                                 {1, 1, 1},
+                                 {1, 1, 0},
+                                 {3, 5, 0},
+                                 {2, 3, 4},
+                                 {17, 17, 17},
+                                 {33, 65, 129},
+                                 {31, 33, 1},
+                                 {1, 300, 7},
+                                 {300, 1, 7},
+                                 {64, 64, 64},
+                                 {128, 128, 8},
+                                 {129, 127, 9},
+                                 {127, 129, 17},
+                                 {160, 96, 44},
                                  // few tiles and a deep k: split-k's slices, partial tiles in m and n
                                  {100, 130, 1000}};
     // Not multiples of any tile, at sizes where the blocked steps have many tiles; the bar's shape
@@ -289,11 +329,12 @@ struct SgemmLab {
       // device is never there while the student's kernels run; the output comes to the host only to
       // describe a mismatch.
       workbook::RunChecks check(1);
-      sgemm_check::count_outside_tolerance(c->arrays.seed_of(a), c->arrays.seed_of(b), out, s.m, s.n, s.k, tolerance_for(s.k),
-                                           check.slot(0), workbook::session().stream);
+      sgemm_check::count_outside_tolerance(c->arrays.seed_of(a), c->arrays.seed_of(b), out, s.m, s.n, s.k,
+                                           tolerance_for(s.k), check.slot(0), workbook::session().stream);
       const workbook::DeviceMismatches found = check.download().front();
       if (found.count == 0) return std::string();
-      return describe_element(c->arrays.download(out), c->arrays.values_of(a), c->arrays.values_of(b), s, found.first, found.count);
+      return describe_element(c->arrays.download(out), c->arrays.values_of(a), c->arrays.values_of(b), s, found.first,
+                              found.count);
     };
     return c;
   }
@@ -312,8 +353,8 @@ struct SgemmLab {
     t->reference = [for_reference](cudaStream_t st) { cublas_sgemm(for_reference, st); };
     // The truth is the product of what the generator drew, whatever the kernel did to A and B since.
     t->check_output = [t = t.get(), a, b, c, s](cudaStream_t st, workbook::DeviceMismatches* result) {
-      sgemm_check::count_outside_tolerance(t->arrays.seed_of(a), t->arrays.seed_of(b), c, s.m, s.n, s.k, tolerance_for(s.k),
-                                           result, st);
+      sgemm_check::count_outside_tolerance(t->arrays.seed_of(a), t->arrays.seed_of(b), c, s.m, s.n, s.k,
+                                           tolerance_for(s.k), result, st);
     };
     t->flops = s.flops();
     t->bytes = 4.0 * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n);
@@ -347,8 +388,9 @@ void bench(const std::string& csv_path) {
         if (!m.failure.empty()) return m.failure;
         const std::string name = curve.name();
         const double cublas_gflop_per_s = shape.flops() / (m.reference_ms * 1e6);
-        csv.row({name, shape.m, shape.n, shape.k, m.candidate_ms, m.rate(), m.percent_of_reference(), cublas_gflop_per_s,
-                 100.0 * m.occupancy, m.resources->registers_per_thread, shared_bytes_per_flop(curve.id)});
+        csv.row({name, shape.m, shape.n, shape.k, m.candidate_ms, m.rate(), m.percent_of_reference(),
+                 cublas_gflop_per_s, 100.0 * m.occupancy, m.resources->registers_per_thread,
+                 shared_bytes_per_flop(curve.id)});
         std::cout << std::left << std::setw(36) << name << std::setw(22) << shape.describe() << std::fixed
                   << std::setprecision(0) << std::setw(7) << m.rate() << " GFLOP/s " << std::setprecision(1)
                   << std::setw(6) << m.percent_of_reference() << "% of cuBLAS (" << std::setprecision(0)
@@ -363,9 +405,10 @@ void bench(const std::string& csv_path) {
 
 const bool kBenchRegistered =
     workbook::register_bench(SgemmLab::kName, bench,
-                             {"curve", "m", "n", "k", "time_ms", "gflop_per_s", "percent_of_cublas", "cublas_gflop_per_s",
-                              "occupancy_percent", "registers", "shared_bytes_per_flop"});
-const bool kRegistered = workbook::register_lab<SgemmLab>();  // its steps, its bars tests, ./workbook list and calibrate
+                             {"curve", "m", "n", "k", "time_ms", "gflop_per_s", "percent_of_cublas",
+                              "cublas_gflop_per_s", "occupancy_percent", "registers", "shared_bytes_per_flop"});
+const bool kRegistered =
+    workbook::register_lab<SgemmLab>();  // its steps, its bars tests, ./workbook list and calibrate
 
 }  // namespace
 
@@ -386,19 +429,20 @@ TEST_SUITE("04_sgemm reference") {
       REQUIRE_MESSAGE(c->check_output().empty(), "the CPU oracle rejects cuBLAS at ", s.describe());
       workbook::RunChecks checks(2);
       const std::uint64_t a_seed = c->arrays.seed_of(c->problem.a), b_seed = c->arrays.seed_of(c->problem.b);
-      sgemm_check::count_outside_tolerance(a_seed, b_seed, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k), checks.slot(0),
-                                           stream);
+      sgemm_check::count_outside_tolerance(a_seed, b_seed, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k),
+                                           checks.slot(0), stream);
       // One element moved by ten times its tolerance (computed on the CPU): the GPU must see it.
       const std::vector<float> a = c->arrays.values_of(c->problem.a), b = c->arrays.values_of(c->problem.b);
       const int i = s.m / 2, j = s.n / 3;
       const sgemm_oracle::Row row = sgemm_oracle::row_of_product(a, b, s.m, s.n, s.k, i);
       const float moved = float(row.value[j] + 10 * tolerance_for(s.k).allowed(row.squares[j], row.magnitude[j]));
       CUDA_CHECK(cudaMemcpy(c->problem.c + std::size_t(i) * s.n + j, &moved, sizeof moved, cudaMemcpyHostToDevice));
-      sgemm_check::count_outside_tolerance(a_seed, b_seed, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k), checks.slot(1),
-                                           stream);
+      sgemm_check::count_outside_tolerance(a_seed, b_seed, c->problem.c, s.m, s.n, s.k, tolerance_for(s.k),
+                                           checks.slot(1), stream);
       const std::vector<workbook::DeviceMismatches> found = checks.download();
       CHECK_MESSAGE(found[0].count == 0, s.describe(), ": the GPU check rejects what the CPU oracle accepts");
-      CHECK_MESSAGE(found[1].count == 1, s.describe(), ": the GPU check found ", found[1].count, " wrong elements, not 1");
+      CHECK_MESSAGE(found[1].count == 1, s.describe(), ": the GPU check found ", found[1].count,
+                    " wrong elements, not 1");
       CHECK(found[1].first == std::size_t(i) * s.n + j);
     }
   }

@@ -42,7 +42,9 @@ inline Row row_of_product(std::span<const float> a, std::span<const float> b, in
 struct Tolerance {
   double per_norm = 0;
   double per_magnitude = 0;
-  double allowed(double squares, double magnitude) const { return per_norm * std::sqrt(squares) + per_magnitude * magnitude; }
+  double allowed(double squares, double magnitude) const {
+    return per_norm * std::sqrt(squares) + per_magnitude * magnitude;
+  }
 };
 
 // The FP32 tolerance, for the grader's inputs (independent, uniform in [-1, 1)): 16 u sqrt(k) times

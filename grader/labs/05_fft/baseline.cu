@@ -40,11 +40,13 @@ void fft_radix2_per_stage(const fft_lab::FftProblem& p, cudaStream_t stream) {
   fft_lab::validate(p, "fft_radix2_per_stage");
   if (p.batch == 0) return;
   const long long points = static_cast<long long>(p.batch) * kPoints;
-  workbook::launch(bit_reversed_copy_kernel, dim3(static_cast<unsigned>(workbook::ceil_div(points, static_cast<long long>(kThreads)))),
+  workbook::launch(bit_reversed_copy_kernel,
+                   dim3(static_cast<unsigned>(workbook::ceil_div(points, static_cast<long long>(kThreads)))),
                    dim3(kThreads), 0, stream, p.in, p.out, points);
   const long long butterflies = points / 2;
   for (int half = 1; half < kPoints; half *= 2)
-    workbook::launch(butterfly_stage_kernel, dim3(static_cast<unsigned>(workbook::ceil_div(butterflies, static_cast<long long>(kThreads)))),
+    workbook::launch(butterfly_stage_kernel,
+                     dim3(static_cast<unsigned>(workbook::ceil_div(butterflies, static_cast<long long>(kThreads)))),
                      dim3(kThreads), 0, stream, p.out, butterflies, half);
 }
 

@@ -78,8 +78,8 @@ void cufft_forward(const float2* in, float2* out, int batch, cudaStream_t stream
   }
   if (cufftSetStream(found->second, stream) != CUFFT_SUCCESS) throw std::runtime_error("cufftSetStream failed");
   // Out of place, cuFFT leaves a C2C transform's input as it found it; its API is not const.
-  if (cufftExecC2C(found->second, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)), reinterpret_cast<cufftComplex*>(out),
-                   CUFFT_FORWARD) != CUFFT_SUCCESS)
+  if (cufftExecC2C(found->second, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
+                   reinterpret_cast<cufftComplex*>(out), CUFFT_FORWARD) != CUFFT_SUCCESS)
     throw std::runtime_error("cufftExecC2C failed");
 }
 
@@ -87,8 +87,9 @@ void count_outside_tolerance(std::uint64_t seed, const float2* out, int batch, c
                              workbook::DeviceMismatches* result, cudaStream_t stream) {
   if (batch == 0) return;
   constexpr int kMaxBlocks = 4096;
-  check_transform_kernel<<<batch < kMaxBlocks ? batch : kMaxBlocks, kThreads, 0, stream>>>(workbook::random_key(seed), out, batch,
-                                                                                           tolerance.per_norm, tolerance.per_output, result);
+  check_transform_kernel < <<batch<kMaxBlocks ? batch : kMaxBlocks, kThreads, 0, stream>>>(
+                               workbook::random_key(seed), out, batch, tolerance.per_norm, tolerance.per_output,
+                               result);
   CUDA_CHECK(cudaGetLastError());
 }
 

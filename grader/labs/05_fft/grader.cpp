@@ -48,7 +48,7 @@ struct Batch {
   // A bar's condition on the step's kernel: its theoretical occupancy at most this (05.4).
   double max_occupancy = 1.0;
   double flops() const { return 5.0 * kPoints * fft_oracle::kLevels * transforms; }  // the convention: 5 N log2 N
-  double bytes() const { return 2.0 * sizeof(float2) * kPoints * transforms; }        // read once, written once
+  double bytes() const { return 2.0 * sizeof(float2) * kPoints * transforms; }       // read once, written once
   std::string describe() const {
     std::string text = "batch " + std::to_string(transforms) + (from_l2 ? " in L2" : "");
     if (max_occupancy < 1.0) text += " at occupancy <= " + std::to_string(int(100 * max_occupancy)) + "%";
@@ -57,7 +57,7 @@ struct Batch {
   bool operator==(const Batch&) const = default;
 };
 
-constexpr Batch kBarBatch{65536};  // 512 MiB in, 512 MiB out
+constexpr Batch kBarBatch{65536};      // 512 MiB in, 512 MiB out
 constexpr Batch kL2Batch{2048, true};  // 16 MiB in, 16 MiB out: both fit in the H100's 50 MiB L2
 // 05.4's point is Volkov's: as fast with fewer threads. 16 points and their twiddles need some 48
 // registers a thread: 62.5% at 64 threads a block, where 05.3's 32 registers give 100%.
@@ -79,7 +79,8 @@ Design design_of(const std::string& id) {
 // (its threads times the step's outputs per thread, over 1024). 0 when unknown.
 double shared_bytes_per_transform(const std::string& id, const workbook::KernelResources& r) {
   const Design d = design_of(id);
-  const double transforms_per_block = d.outputs_per_thread == 0 ? 1.0 : double(r.threads_per_block) * d.outputs_per_thread / kPoints;
+  const double transforms_per_block =
+      d.outputs_per_thread == 0 ? 1.0 : double(r.threads_per_block) * d.outputs_per_thread / kPoints;
   if (transforms_per_block <= 0) return 0;
   return double(r.static_shared_bytes + r.dynamic_shared_bytes) / transforms_per_block;
 }
@@ -95,9 +96,10 @@ fft_oracle::Tolerance tolerance() {
 std::string precision_note(double error, double norm) {
   if (!workbook::defence_enabled(workbook::Defence::kPrecision)) return "";
   if (error > fft_oracle::worst_case_tolerance().allowed(norm, 0.0) * 4) return "";
-  return workbook::tagged(workbook::Defence::kPrecision,
-                          "the error is what narrowed precision (FP16, BF16 or TF32 values, or twiddles built up over a "
-                          "long recurrence) produces, and far outside honest FP32 rounding: compute in FP32 throughout. ");
+  return workbook::tagged(
+      workbook::Defence::kPrecision,
+      "the error is what narrowed precision (FP16, BF16 or TF32 values, or twiddles built up over a "
+      "long recurrence) produces, and far outside honest FP32 rounding: compute in FP32 throughout. ");
 }
 
 // The kinds of input a correctness case draws.
@@ -125,8 +127,9 @@ std::vector<float> signal_values(Signal signal, int batch) {
 // "point k of transform b got (re, im) want (re, im) (allowed +-e)", for a message.
 std::string describe_point(std::size_t point, const float* got, const fft_oracle::Complex& want, double allowed) {
   std::ostringstream text;
-  text << std::setprecision(9) << " transform " << point / kPoints << ", point " << point % kPoints << ": got (" << got[0]
-       << ", " << got[1] << ") want (" << want.real() << ", " << want.imag() << ") (allowed +-" << allowed << ");";
+  text << std::setprecision(9) << " transform " << point / kPoints << ", point " << point % kPoints << ": got ("
+       << got[0] << ", " << got[1] << ") want (" << want.real() << ", " << want.imag() << ") (allowed +-" << allowed
+       << ");";
   return text.str();
 }
 
@@ -156,8 +159,8 @@ std::string compare_on_cpu(const std::vector<float>& out, const std::vector<floa
 }
 
 // Describes point `point`, found wrong on the GPU, with the CPU oracle's value for it.
-std::string describe_found(const std::vector<float>& out, const std::vector<float>& in, std::size_t point, std::size_t wrong,
-                           std::size_t points) {
+std::string describe_found(const std::vector<float>& out, const std::vector<float>& in, std::size_t point,
+                           std::size_t wrong, std::size_t points) {
   const std::vector<fft_oracle::Complex> x = fft_oracle::points_of(in, point / kPoints);
   const fft_oracle::Complex want = fft_oracle::fft(x)[point % kPoints];
   const double norm = fft_oracle::norm_of(x);
@@ -182,17 +185,27 @@ struct FftLab {
   // Each is one that the previous step's reference solution fails ("05_fft bars" checks it).
   static const std::vector<Step>& steps() {
     static const std::vector<Step> all = {
-        {.id = "05.1", .title = "2 outputs per thread", .launcher = fft_lab::fft_2_outputs_per_thread,
+        {.id = "05.1",
+         .title = "2 outputs per thread",
+         .launcher = fft_lab::fft_2_outputs_per_thread,
          .bar = {{kBarBatch, 2.75, 20.94}}},
-        {.id = "05.2", .title = "4 outputs per thread", .launcher = fft_lab::fft_4_outputs_per_thread,
+        {.id = "05.2",
+         .title = "4 outputs per thread",
+         .launcher = fft_lab::fft_4_outputs_per_thread,
          .bar = {{kBarBatch, 9.66, 73.82}}},
-        {.id = "05.3", .title = "8 outputs per thread", .launcher = fft_lab::fft_8_outputs_per_thread,
+        {.id = "05.3",
+         .title = "8 outputs per thread",
+         .launcher = fft_lab::fft_8_outputs_per_thread,
          .bar = {{kBarBatch, 12.13, 92.72}}},
         // As fast as 05.3, at lower occupancy: the seed's point.
-        {.id = "05.4", .title = "16 outputs per thread", .launcher = fft_lab::fft_16_outputs_per_thread,
+        {.id = "05.4",
+         .title = "16 outputs per thread",
+         .launcher = fft_lab::fft_16_outputs_per_thread,
          .bar = {{kLowOccupancyBarBatch, 12.22, 93.77}}},
         // cuFFT's speed from device memory, and nearer to it than 05.4 in a short call from L2.
-        {.id = "05.5", .title = "at cuFFT speed", .launcher = fft_lab::fft_at_cufft_speed,
+        {.id = "05.5",
+         .title = "at cuFFT speed",
+         .launcher = fft_lab::fft_at_cufft_speed,
          .bar = {{kBarBatch, 12.0, 98.0}, {kL2Batch, 0.0, 82.0}},
          .witness = {.is_solution = "its bar is cuFFT's own speed (98% of it): a vendor's number"}},
     };
@@ -204,8 +217,9 @@ struct FftLab {
   static std::vector<workbook::profile::Counter> counters() {
     namespace p = workbook::profile;
     return {
-        p::shared_wavefronts_per_request(true, "power-of-two strides land in one bank: above 1, the exchange through "
-                                               "shared memory has bank conflicts (pad or swizzle the index)"),
+        p::shared_wavefronts_per_request(true,
+                                         "power-of-two strides land in one bank: above 1, the exchange through "
+                                         "shared memory has bank conflicts (pad or swizzle the index)"),
         p::shared_wavefronts_per_request(false, "the same for the exchange's writes"),
         p::local_memory_instructions("an array of complex values indexed at run time lives in local memory; fully "
                                      "unrolled, it stays in registers: should be 0"),
@@ -215,8 +229,8 @@ struct FftLab {
   static std::string describe(const Step& step, const Condition& batch) {
     const Design d = design_of(step.id);
     if (d.outputs_per_thread == 0) return batch.describe();
-    return batch.describe() + ", " + std::to_string(d.outputs_per_thread) + " outputs/thread, " + std::to_string(d.exchanges) +
-           " exchanges";
+    return batch.describe() + ", " + std::to_string(d.outputs_per_thread) + " outputs/thread, " +
+           std::to_string(d.exchanges) + " exchanges";
   }
   static std::vector<Condition> info_conditions(const Step&) { return {kL2Batch}; }
   static std::string launch_note(const Step& step, const workbook::Measurement& m) {
@@ -232,7 +246,8 @@ struct FftLab {
   }
 
   static std::vector<CaseSpec> correctness_cases() {
-    std::vector<CaseSpec> cases = {{0}, {1}, {3}, {64 + 1}, {3, Signal::kImpulse}, {3, Signal::kTone}, {3, Signal::kRandom, 4}};
+    std::vector<CaseSpec> cases = {
+        {0}, {1}, {3}, {64 + 1}, {3, Signal::kImpulse}, {3, Signal::kTone}, {3, Signal::kRandom, 4}};
     if (!workbook::session().correctness_only) cases.push_back({kBarBatch.transforms});  // not under compute-sanitizer
     for (int batch : drawn()) cases.push_back({batch});
     return cases;
@@ -261,9 +276,11 @@ struct FftLab {
     c->where = "batch " + std::to_string(batch);
     if (spec.signal == Signal::kImpulse) c->where += " of impulses";
     if (spec.signal == Signal::kTone) c->where += " of pure tones";
-    if (spec.offset != 0) c->where += " (in and out " + std::to_string(spec.offset * sizeof(float)) + " bytes past an aligned address)";
-    const float* in = spec.signal == Signal::kRandom ? c->arrays.input("in", floats, spec.offset)
-                                                     : c->arrays.input_values("in", signal_values(spec.signal, batch), spec.offset);
+    if (spec.offset != 0)
+      c->where += " (in and out " + std::to_string(spec.offset * sizeof(float)) + " bytes past an aligned address)";
+    const float* in = spec.signal == Signal::kRandom
+                          ? c->arrays.input("in", floats, spec.offset)
+                          : c->arrays.input_values("in", signal_values(spec.signal, batch), spec.offset);
     float* out = c->arrays.output("out", floats, spec.offset);
     c->problem = {reinterpret_cast<const float2*>(in), reinterpret_cast<float2*>(out), batch};
     c->check_output = [c = c.get(), in, out, batch] {
@@ -276,7 +293,8 @@ struct FftLab {
                                          tolerance(), check.slot(0), workbook::session().stream);
       const workbook::DeviceMismatches found = check.download().front();
       if (found.count == 0) return std::string();
-      return describe_found(c->arrays.download(out), c->arrays.values_of(in), found.first, found.count, std::size_t(batch) * kPoints);
+      return describe_found(c->arrays.download(out), c->arrays.values_of(in), found.first, found.count,
+                            std::size_t(batch) * kPoints);
     };
     return c;
   }
@@ -291,11 +309,14 @@ struct FftLab {
     auto* cufft_out = reinterpret_cast<float2*>(t->arrays.scratch(floats));
     t->problem = {x, reinterpret_cast<float2*>(out), batch.transforms};
     const int transforms = batch.transforms;
-    fft_check::cufft_forward(x, cufft_out, transforms, workbook::session().stream);  // the plan, made outside the timing
+    fft_check::cufft_forward(x, cufft_out, transforms,
+                             workbook::session().stream);  // the plan, made outside the timing
     t->baseline = [x, baseline_out, transforms](cudaStream_t s) {
       fft_baseline::fft_radix2_per_stage({x, baseline_out, transforms}, s);
     };
-    t->reference = [x, cufft_out, transforms](cudaStream_t s) { fft_check::cufft_forward(x, cufft_out, transforms, s); };
+    t->reference = [x, cufft_out, transforms](cudaStream_t s) {
+      fft_check::cufft_forward(x, cufft_out, transforms, s);
+    };
     // The truth is the transform of what the generator drew, whatever the kernel did to the input since.
     t->check_output = [t = t.get(), in, out, transforms](cudaStream_t s, workbook::DeviceMismatches* result) {
       fft_check::count_outside_tolerance(t->arrays.seed_of(in), reinterpret_cast<const float2*>(out), transforms,
@@ -315,9 +336,11 @@ struct FftLab {
 
 void bench(const std::string& csv_path) {
   workbook::BenchCsv csv(csv_path);
-  std::vector<FftLab::Step> curves = {{"baseline", "radix 2, a launch per stage", fft_baseline::fft_radix2_per_stage, {}}};
+  std::vector<FftLab::Step> curves = {
+      {"baseline", "radix 2, a launch per stage", fft_baseline::fft_radix2_per_stage, {}}};
   curves.insert(curves.end(), FftLab::steps().begin(), FftLab::steps().end());
-  for (const Batch batch : {Batch{1}, Batch{16}, Batch{132}, Batch{1024}, Batch{4096}, Batch{16384}, Batch{65536}, kL2Batch}) {
+  for (const Batch batch :
+       {Batch{1}, Batch{16}, Batch{132}, Batch{1024}, Batch{4096}, Batch{16384}, Batch{65536}, kL2Batch}) {
     for (const FftLab::Step& curve : curves) {
       const std::string failure = workbook::failure_of([&] {
         const workbook::Measurement m = workbook::measure_at<FftLab>(curve, batch);
@@ -327,13 +350,14 @@ void bench(const std::string& csv_path) {
         const double shared_per_transform = shared_bytes_per_transform(curve.id, r);
         const double gb_per_s = batch.bytes() / (m.candidate_ms * 1e6);
         const double cufft_gb_per_s = batch.bytes() / (m.reference_ms * 1e6);
-        csv.row({curve.name(), batch.transforms, batch.from_l2 ? "L2" : "device memory", m.candidate_ms, m.rate(), gb_per_s, m.percent_of_reference(), cufft_gb_per_s,
-                 100.0 * r.occupancy, r.registers_per_thread, d.outputs_per_thread, shared_per_transform});
+        csv.row({curve.name(), batch.transforms, batch.from_l2 ? "L2" : "device memory", m.candidate_ms, m.rate(),
+                 gb_per_s, m.percent_of_reference(), cufft_gb_per_s, 100.0 * r.occupancy, r.registers_per_thread,
+                 d.outputs_per_thread, shared_per_transform});
         std::cout << std::left << std::setw(40) << curve.name() << std::setw(14) << batch.describe() << std::fixed
-                  << std::setprecision(0) << std::setw(7) << m.rate() << " GFLOP/s " << std::setw(6) << gb_per_s << " GB/s "
-                  << std::setprecision(1) << std::setw(6) << m.percent_of_reference() << "% of cuFFT (" << std::setprecision(0)
-                  << cufft_gb_per_s << " GB/s)  occupancy " << 100.0 * r.occupancy << "%, " << r.registers_per_thread
-                  << " regs, " << shared_per_transform << " B shared/transform\n"
+                  << std::setprecision(0) << std::setw(7) << m.rate() << " GFLOP/s " << std::setw(6) << gb_per_s
+                  << " GB/s " << std::setprecision(1) << std::setw(6) << m.percent_of_reference() << "% of cuFFT ("
+                  << std::setprecision(0) << cufft_gb_per_s << " GB/s)  occupancy " << 100.0 * r.occupancy << "%, "
+                  << r.registers_per_thread << " regs, " << shared_per_transform << " B shared/transform\n"
                   << std::defaultfloat;
         return std::string();
       });
@@ -344,8 +368,8 @@ void bench(const std::string& csv_path) {
 
 const bool kBenchRegistered = workbook::register_bench(
     FftLab::kName, bench,
-    {"curve", "batch", "source", "time_ms", "gflop_per_s", "gb_per_s", "percent_of_cufft", "cufft_gb_per_s", "occupancy_percent",
-     "registers", "outputs_per_thread", "shared_bytes_per_transform"});
+    {"curve", "batch", "source", "time_ms", "gflop_per_s", "gb_per_s", "percent_of_cufft", "cufft_gb_per_s",
+     "occupancy_percent", "registers", "outputs_per_thread", "shared_bytes_per_transform"});
 const bool kRegistered = workbook::register_lab<FftLab>();  // its steps, its bars tests, ./workbook list and calibrate
 
 }  // namespace
@@ -353,13 +377,16 @@ const bool kRegistered = workbook::register_lab<FftLab>();  // its steps, its ba
 // The yardsticks, checked like a student's kernel.
 TEST_SUITE("05_fft reference") {
   TEST_CASE("05_fft cuFFT computes what the oracle does, well inside the tolerance") {
-    const FftLab::Step cufft{"cuFFT", "cufftExecC2C", [](const FftProblem& p, cudaStream_t s) {
-                               fft_check::cufft_forward(p.in, p.out, p.batch, s);
-                             }, {}};
+    const FftLab::Step cufft{
+        "cuFFT",
+        "cufftExecC2C",
+        [](const FftProblem& p, cudaStream_t s) { fft_check::cufft_forward(p.in, p.out, p.batch, s); },
+        {}};
     const std::string why = workbook::check_all_cases<FftLab>(cufft);
     CHECK_MESSAGE(why.empty(), "cuFFT disagrees with the oracle: ", why);
   }
-  TEST_CASE("05_fft the GPU check agrees with the CPU oracle, and honest FP32 stays within a quarter of the tolerance") {
+  TEST_CASE(
+      "05_fft the GPU check agrees with the CPU oracle, and honest FP32 stays within a quarter of the tolerance") {
     // cuFFT's output at a batch the CPU can check too: the GPU check must pass it at the tolerance
     // and at a quarter of it, and fail one point moved by ten times the tolerance.
     const cudaStream_t stream = workbook::session().stream;
@@ -377,7 +404,8 @@ TEST_SUITE("05_fft reference") {
     const std::size_t point = 77 * kPoints + 300;
     const std::vector<fft_oracle::Complex> x = fft_oracle::points_of(in, 77);
     const fft_oracle::Complex want = fft_oracle::fft(x)[300];
-    const float2 moved{float(want.real() + 10 * fp32.allowed(fft_oracle::norm_of(x), std::abs(want))), float(want.imag())};
+    const float2 moved{float(want.real() + 10 * fp32.allowed(fft_oracle::norm_of(x), std::abs(want))),
+                       float(want.imag())};
     CUDA_CHECK(cudaMemcpy(c->problem.out + point, &moved, sizeof moved, cudaMemcpyHostToDevice));
     fft_check::count_outside_tolerance(seed, c->problem.out, 200, fp32, checks.slot(2), stream);
     const std::vector<workbook::DeviceMismatches> found = checks.download();

@@ -60,7 +60,8 @@ __global__ void add_offsets_kernel(Sum* out, std::size_t n, const Sum* offsets) 
 void scan_levels(const Sum* in, Sum* out, std::size_t n, Sum* scratch, cudaStream_t stream) {
   const std::size_t blocks = blocks_for(n);
   Sum* const totals = blocks > 1 ? scratch : nullptr;
-  workbook::launch(scan_naive_kernel, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0, stream, in, out, n, totals);
+  workbook::launch(scan_naive_kernel, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0, stream, in, out, n,
+                   totals);
   if (blocks == 1) return;
   scan_levels(totals, totals, blocks, scratch + blocks, stream);
   workbook::launch(add_offsets_kernel, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0, stream, out, n,

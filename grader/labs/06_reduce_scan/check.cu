@@ -20,13 +20,15 @@ void cub_ok(cudaError_t status, const char* what) {
   if (status != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(status));
 }
 
-__global__ void compare_one_kernel(const std::int32_t* got, const std::int32_t* want, workbook::DeviceMismatches* result) {
+__global__ void compare_one_kernel(const std::int32_t* got, const std::int32_t* want,
+                                   workbook::DeviceMismatches* result) {
   if (threadIdx.x == 0 && blockIdx.x == 0 && *got != *want) workbook::note_mismatch(result, 0);
 }
 
 __global__ void compare_all_kernel(const std::int32_t* got, const std::int32_t* want, std::size_t n,
                                    workbook::DeviceMismatches* result) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     if (got[i] != want[i]) workbook::note_mismatch(result, i);
 }
 
@@ -34,7 +36,8 @@ __global__ void compare_all_kernel(const std::int32_t* got, const std::int32_t* 
 
 std::size_t cub_sum_temp_bytes(std::size_t n) {
   std::size_t bytes = 0;
-  cub_ok(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const std::int32_t*>(nullptr), static_cast<std::int32_t*>(nullptr), n),
+  cub_ok(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const std::int32_t*>(nullptr),
+                                static_cast<std::int32_t*>(nullptr), n),
          "cub::DeviceReduce::Sum (size query)");
   return bytes < 1 ? 1 : bytes;
 }

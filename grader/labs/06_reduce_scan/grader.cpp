@@ -10,8 +10,8 @@
 // The bars were measured on the H100 (the instructor's notes, with the command that
 // measures them): each rejects the previous step's solution (06.5 and 06.8, experiments, excepted),
 // and each admits its witness (the textbook form of its idea, the instructor's) by 5% (06.6 and 06.10,
-// CUB's own speed, are their own witnesses); the tests "06_reduce_scan bars reject the previous step" and "06_reduce_scan bars
-// admit each step's witness" check both.
+// CUB's own speed, are their own witnesses); the tests "06_reduce_scan bars reject the previous step" and
+// "06_reduce_scan bars admit each step's witness" check both.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>
@@ -74,34 +74,66 @@ struct ReduceScanLab {
     const auto sum = reduce_workspace_bytes;
     const auto scan = scan_workspace_bytes;
     static const std::vector<Step> all = {
-        {.id = "06.1", .title = "interleaved addressing, no divergence", .launcher = reduce_interleaved, .bar = {{kSumBar, 1.24}},
+        {.id = "06.1",
+         .title = "interleaved addressing, no divergence",
+         .launcher = reduce_interleaved,
+         .bar = {{kSumBar, 1.24}},
          .workspace_bytes = sum},
-        {.id = "06.2", .title = "sequential addressing", .launcher = reduce_sequential, .bar = {{kSumBar, 1.80}},
+        {.id = "06.2",
+         .title = "sequential addressing",
+         .launcher = reduce_sequential,
+         .bar = {{kSumBar, 1.80}},
          .workspace_bytes = sum},
-        {.id = "06.3", .title = "first add during load", .launcher = reduce_first_add_during_load, .bar = {{kSumBar, 2.78}},
+        {.id = "06.3",
+         .title = "first add during load",
+         .launcher = reduce_first_add_during_load,
+         .bar = {{kSumBar, 2.78}},
          .workspace_bytes = sum},
-        {.id = "06.4", .title = "last warp by shuffles", .launcher = reduce_last_warp_shuffled, .bar = {{kSumBar, 4.42}},
+        {.id = "06.4",
+         .title = "last warp by shuffles",
+         .launcher = reduce_last_warp_shuffled,
+         .bar = {{kSumBar, 4.42}},
          .workspace_bytes = sum},
-        {.id = "06.5", .title = "complete unrolling", .launcher = reduce_unrolled, .bar = {{kSumBar, 5.25}},
+        {.id = "06.5",
+         .title = "complete unrolling",
+         .launcher = reduce_unrolled,
+         .bar = {{kSumBar, 5.25}},
          .experiment = "complete unrolling bought Harris 41% on the G80; on the H100 the loop's few instructions hide "
                        "behind the memory latency and it buys 7%, too little for a bar that admits the textbook kernel "
                        "with room and still rejects 06.4's solution. Its bar asks only that unrolling lose nothing",
          .workspace_bytes = sum},
-        {.id = "06.6", .title = "many elements per thread, one pass", .launcher = reduce_at_cub_speed,
-         .bar = {{kSumBar, 6.5, 99.0}}, .workspace_bytes = sum,
+        {.id = "06.6",
+         .title = "many elements per thread, one pass",
+         .launcher = reduce_at_cub_speed,
+         .bar = {{kSumBar, 6.5, 99.0}},
+         .workspace_bytes = sum,
          .witness = {.is_solution = "its bar is CUB's own speed (99% of DeviceReduce::Sum): a vendor's number"}},
-        {.id = "06.7", .title = "Blelloch, conflict-free", .launcher = scan_blelloch, .bar = {{kScanBar, 1.04}},
+        {.id = "06.7",
+         .title = "Blelloch, conflict-free",
+         .launcher = scan_blelloch,
+         .bar = {{kScanBar, 1.04}},
          .workspace_bytes = scan},
-        {.id = "06.8", .title = "Hillis-Steele by warp shuffles", .launcher = scan_hillis_steele, .bar = {{kScanBar, 1.11}},
+        {.id = "06.8",
+         .title = "Hillis-Steele by warp shuffles",
+         .launcher = scan_hillis_steele,
+         .bar = {{kScanBar, 1.11}},
          .experiment = "fewer barriers for more additions: on the H100 the textbook kernel (1.19x) is 6% faster than "
                        "06.7's solution (1.12x), too little for a bar that admits it with room and still rejects 06.7. "
                        "Its bar asks only that it lose nothing to 06.7",
          .workspace_bytes = scan},
-        {.id = "06.9", .title = "register-blocked reduce-then-scan", .launcher = scan_register_blocked,
-         .bar = {{kScanBar, 1.62}}, .workspace_bytes = scan},
-        {.id = "06.10", .title = "single pass, decoupled look-back", .launcher = scan_decoupled_look_back,
-         .bar = {{kScanBar, 2.6, 100.0}}, .workspace_bytes = scan, .blocks_wait_for_others = true,
-         .witness = {.is_solution = "its bar is CUB's own speed (100% of DeviceScan::ExclusiveSum): a vendor's number"}},
+        {.id = "06.9",
+         .title = "register-blocked reduce-then-scan",
+         .launcher = scan_register_blocked,
+         .bar = {{kScanBar, 1.62}},
+         .workspace_bytes = scan},
+        {.id = "06.10",
+         .title = "single pass, decoupled look-back",
+         .launcher = scan_decoupled_look_back,
+         .bar = {{kScanBar, 2.6, 100.0}},
+         .workspace_bytes = scan,
+         .blocks_wait_for_others = true,
+         .witness = {.is_solution =
+                         "its bar is CUB's own speed (100% of DeviceScan::ExclusiveSum): a vendor's number"}},
     };
     return all;
   }
@@ -131,7 +163,8 @@ struct ReduceScanLab {
     std::vector<std::size_t> sizes = {0, 1, 2, 3, 31, 32, 33, 1000, 65521, 1000003};  // primes among them
     // A block and a tile, less one, exactly, and one more, for the sizes the steps use (256 and 512
     // elements per block, 4096 per tile), and a tile of tiles.
-    for (std::size_t block : {256, 512, 4096, 256 * 256, 4096 * 256}) sizes.insert(sizes.end(), {block - 1, block, block + 1});
+    for (std::size_t block : {256, 512, 4096, 256 * 256, 4096 * 256})
+      sizes.insert(sizes.end(), {block - 1, block, block + 1});
     if (!workbook::session().correctness_only) sizes.insert(sizes.end(), {(std::size_t{1} << 24) + 1, kTimedInts});
     std::vector<CaseSpec> cases;
     for (std::size_t n : drawn()) sizes.push_back(n);
@@ -150,7 +183,8 @@ struct ReduceScanLab {
     const bool small = workbook::session().correctness_only;  // under compute-sanitizer
     const std::size_t tile_of_tiles = std::size_t{1} << 20;
     const std::size_t first = draw.any(1, small ? 70'000 : tile_of_tiles);
-    return {first, small ? draw.off_tile(70'001, std::size_t{1} << 18, 4096) : draw.off_tile(tile_of_tiles + 1, std::size_t{1} << 25, tile_of_tiles)};
+    return {first, small ? draw.off_tile(70'001, std::size_t{1} << 18, 4096)
+                         : draw.off_tile(tile_of_tiles + 1, std::size_t{1} << 25, tile_of_tiles)};
   }
   static std::string drawn_sizes() {
     const std::vector<std::size_t> n = drawn();
@@ -160,8 +194,10 @@ struct ReduceScanLab {
   // The device's check of a sum or a scan of the n ints drawn from `in`'s seed, for the timed calls
   // and the correctness cases alike: the truth computed with CUB from the input drawn again, in
   // scratch of the grader's own in `arrays`.
-  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(workbook::Arrays& arrays, const std::int32_t* in,
-                                                                                      const std::int32_t* out, std::size_t n, bool scan) {
+  static std::function<void(cudaStream_t, workbook::DeviceMismatches*)> device_check(workbook::Arrays& arrays,
+                                                                                     const std::int32_t* in,
+                                                                                     const std::int32_t* out,
+                                                                                     std::size_t n, bool scan) {
     reduce_scan_check::TruthScratch truth;
     truth.values = reinterpret_cast<std::int32_t*>(arrays.scratch(n));
     truth.truth = reinterpret_cast<std::int32_t*>(arrays.scratch(scan ? n : 1));
@@ -214,8 +250,12 @@ struct ReduceScanLab {
     t->problem.n = n;
 
     // The grader's own works write to scratch of their own.
-    const auto scratch_ints = [&](std::size_t count) { return reinterpret_cast<std::int32_t*>(t->arrays.scratch(count)); };
-    const auto scratch_bytes = [&](std::size_t bytes) { return static_cast<void*>(t->arrays.scratch((bytes + 3) / 4)); };
+    const auto scratch_ints = [&](std::size_t count) {
+      return reinterpret_cast<std::int32_t*>(t->arrays.scratch(count));
+    };
+    const auto scratch_bytes = [&](std::size_t bytes) {
+      return static_cast<void*>(t->arrays.scratch((bytes + 3) / 4));
+    };
     SumProblem for_baseline;
     for_baseline.in = in;
     for_baseline.out = scratch_ints(out_count);
@@ -229,7 +269,8 @@ struct ReduceScanLab {
     };
 
     std::int32_t* const cub_out = scratch_ints(out_count);
-    const std::size_t cub_bytes = scan ? reduce_scan_check::cub_scan_temp_bytes(n) : reduce_scan_check::cub_sum_temp_bytes(n);
+    const std::size_t cub_bytes =
+        scan ? reduce_scan_check::cub_scan_temp_bytes(n) : reduce_scan_check::cub_sum_temp_bytes(n);
     void* const cub_temp = scratch_bytes(cub_bytes);
     t->reference = [in, cub_out, n, cub_temp, cub_bytes, scan](cudaStream_t s) {
       if (scan) reduce_scan_check::cub_exclusive_sum(in, cub_out, n, cub_temp, cub_bytes, s);
@@ -247,11 +288,20 @@ struct ReduceScanLab {
 
 void bench(const std::string& csv_path) {
   workbook::BenchCsv csv(csv_path);
-  std::vector<ReduceScanLab::Step> curves = {
-      {"baseline", "sum: Harris's kernel 1", reduce_scan_baseline::reduce_divergent, {{kSumBar}}, nullptr, nullptr,
-       reduce_scan_baseline::reduce_divergent_workspace_bytes},
-      {"baseline", "scan: naive Hillis-Steele", reduce_scan_baseline::scan_naive, {{kScanBar}}, nullptr, nullptr,
-       reduce_scan_baseline::scan_naive_workspace_bytes}};
+  std::vector<ReduceScanLab::Step> curves = {{"baseline",
+                                              "sum: Harris's kernel 1",
+                                              reduce_scan_baseline::reduce_divergent,
+                                              {{kSumBar}},
+                                              nullptr,
+                                              nullptr,
+                                              reduce_scan_baseline::reduce_divergent_workspace_bytes},
+                                             {"baseline",
+                                              "scan: naive Hillis-Steele",
+                                              reduce_scan_baseline::scan_naive,
+                                              {{kScanBar}},
+                                              nullptr,
+                                              nullptr,
+                                              reduce_scan_baseline::scan_naive_workspace_bytes}};
   curves.insert(curves.end(), ReduceScanLab::steps().begin(), ReduceScanLab::steps().end());
   for (int log2 = 16; log2 <= 28; log2 += 2) {
     const std::size_t n = std::size_t{1} << log2;
@@ -275,9 +325,9 @@ void bench(const std::string& csv_path) {
 }
 
 const bool kBenchRegistered = workbook::register_bench(
-    ReduceScanLab::kName, bench, {"curve", "operation", "n", "time_ms", "gb_per_s", "percent_of_cub", "cub_gb_per_s",
-                                   "copy_gb_per_s"});
-const bool kRegistered = workbook::register_lab<ReduceScanLab>();  // its steps, its bars tests, ./workbook list and calibrate
+    ReduceScanLab::kName, bench,
+    {"curve", "operation", "n", "time_ms", "gb_per_s", "percent_of_cub", "cub_gb_per_s", "copy_gb_per_s"});
+const bool kRegistered =
+    workbook::register_lab<ReduceScanLab>();  // its steps, its bars tests, ./workbook list and calibrate
 
 }  // namespace
-

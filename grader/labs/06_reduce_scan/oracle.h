@@ -57,9 +57,9 @@ std::int32_t sum_of(std::size_t n, const ValueAt& value_at) {
 
 // How `got` differs from the exclusive scan of the got.size() values value_at gives.
 struct WrongPrefixSums {
-  std::size_t wrong = 0;         // how many elements differ
-  std::size_t first = 0;         // the first that does (when wrong > 0)
-  std::int32_t should_be = 0;    // and what it should hold
+  std::size_t wrong = 0;       // how many elements differ
+  std::size_t first = 0;       // the first that does (when wrong > 0)
+  std::int32_t should_be = 0;  // and what it should hold
 };
 
 // Each piece's running sum starts from the sum of the pieces before it, so every piece compares at
