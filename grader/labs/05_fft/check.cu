@@ -87,9 +87,9 @@ void count_outside_tolerance(std::uint64_t seed, const float2* out, int batch, c
                              workbook::DeviceMismatches* result, cudaStream_t stream) {
   if (batch == 0) return;
   constexpr int kMaxBlocks = 4096;
-  check_transform_kernel < <<batch<kMaxBlocks ? batch : kMaxBlocks, kThreads, 0, stream>>>(
-                               workbook::random_key(seed), out, batch, tolerance.per_norm, tolerance.per_output,
-                               result);
+  const int blocks = batch < kMaxBlocks ? batch : kMaxBlocks;
+  check_transform_kernel<<<blocks, kThreads, 0, stream>>>(workbook::random_key(seed), out, batch, tolerance.per_norm,
+                                                          tolerance.per_output, result);
   CUDA_CHECK(cudaGetLastError());
 }
 
