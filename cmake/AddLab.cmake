@@ -429,6 +429,7 @@ function(_limit_student_compile target)
   # nvcc times each of its passes on the file (--time appends to the table); ./workbook empties the
   # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
   # nvcc_passes_file): where a student's wait after editing the file goes.
+  set_property(TARGET ${target} PROPERTY WORKBOOK_NVCC_PASSES "${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv")
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--time=${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv>")
   # The one file a student waits for after an edit is compiled with every core of the host:
   # --split-compile=0 splits cicc's and ptxas's work on it into parallel parts (lab 04's file: 8.3-9.7
@@ -594,6 +595,7 @@ function(_build_lab_implementation lab kind source)
                         RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
   if(kind MATCHES "^(starter|solution|submission)$")
     _add_planner(${lab} ${kind})
+    _write_what_was_built(${lab} ${kind})
   endif()
   # Graded across the trust boundary by the lab's judge (GPU): the starter fails every step with its
   # TODO, the solution passes every step, as they do linked into their graders.
@@ -602,6 +604,29 @@ function(_build_lab_implementation lab kind source)
   elseif(kind STREQUAL "solution")
     _add_judged_test(${lab} solution pass)
   endif()
+endfunction()
+
+# labs/NN_topic/built-<kind>.txt in the build: what the build makes of one implementation of the lab
+# and where it puts it, a "KEY<tab>VALUE" line each, for the runner (grader/runner/built.h), which
+# spells no target's name or output's path itself. Targets are named here, paths are the targets'
+# own ($<TARGET_FILE>), written at generate time, so the runner reads them before it builds.
+function(_write_what_was_built lab kind)
+  set(id "lab${lab}")
+  get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
+  set(lines
+    "judge_target\tjudge_${lab}"
+    "judge\t$<TARGET_FILE:judge_${lab}>"
+    "grader_target\tgrade_${lab}_${kind}"
+    "grader\t$<TARGET_FILE:grade_${lab}_${kind}>"
+    "planner_target\tplan_${lab}_${kind}"
+    "planner\t$<TARGET_FILE:plan_${lab}_${kind}>"
+    "device_code\t$<TARGET_FILE:${id}_${kind}>"
+    "machine_code_dump\t$<TARGET_FILE:${id}_${kind}>.sass"
+    "given_code\t$<$<TARGET_EXISTS:${id}_given>:$<TARGET_FILE:${id}_given>>"
+    "gpu_code_architectures\t${lab_build_folder}/gpu_code.architectures"
+    "nvcc_passes\t$<TARGET_PROPERTY:${id}_${kind},WORKBOOK_NVCC_PASSES>")
+  list(JOIN lines "\n" content)
+  file(GENERATE OUTPUT "${lab_build_folder}/built-${kind}.txt" CONTENT "${content}\n")
 endfunction()
 
 # The command that grades proofs/mutants/<mutant>.cu by the lab's judge, into `out`: the mutant and

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "as_data.h"
+#include "built.h"
 #include "process.h"
 
 namespace workbook::runner {
@@ -53,10 +54,6 @@ std::string Build::where_the_time_went(std::size_t most) const {
   }
   if (outputs.size() > most) went << " and " << outputs.size() - most << " more";
   return went.str();
-}
-
-std::string nvcc_passes_file(const std::string& build_dir, const std::string& lab, const std::string& kind) {
-  return build_dir + "/labs/" + lab + "/lab" + lab + "_" + kind + ".nvcc_passes.csv";
 }
 
 std::string nvcc_passes(const std::string& table) {
@@ -266,7 +263,7 @@ std::string Build::first_error(std::size_t from, const std::string& student_file
 
 void Build::judges(const std::vector<std::string>& labs) const {
   std::vector<std::string> wanted;
-  for (const std::string& lab : labs) wanted.push_back("judge_" + lab);
+  for (const std::string& lab : labs) wanted.push_back(built(build_dir_, lab, "starter").judge_target);
   if (targets(wanted)) return;
   show_errors();
   throw Fatal(kExitFailed, "the labs' judges did not build in " + checkout_.shown(build_dir_) +
@@ -294,11 +291,10 @@ bool includes_allowed(const Checkout& checkout, const std::string& lab, const st
 // or in result.miscompiled with the finding.
 void check_gpu_code(const Checkout& checkout, const std::string& build_dir, const std::string& lab,
                     const std::string& kind, LabsBuilt& result) {
-  const std::string folder = build_dir + "/labs/" + lab;
+  const Built made = built(build_dir, lab, kind);
   const Outcome code =
-      run({{checkout.build_dir + "/grader/workbook_audit", "gpu-code",
-            "--object=" + folder + "/liblab" + lab + "_" + kind + ".a",
-            "--architectures=" + folder + "/gpu_code.architectures",
+      run({{checkout.build_dir + "/grader/workbook_audit", "gpu-code", "--object=" + made.device_code,
+            "--architectures=" + made.gpu_code_architectures,
             "--source=" + (kind == "solution" ? "solutions/" + lab + "/" + checkout.topic_of(lab) + ".cu"
                                               : checkout.topic_file(lab))}});
   if (code.status == 1) {
@@ -339,8 +335,9 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     file_of[lab] = file;
     to_build.push_back(lab);
     // nvcc times its passes on a student's file (the build decides which: cmake/AddLab.cmake); a
-    // solution's table is never written, so it is never read.
-    const std::string passes = nvcc_passes_file(build_dir_, lab, kind);
+    // solution has no table.
+    const std::string passes = built(build_dir_, lab, kind).nvcc_passes;
+    if (passes.empty()) continue;
     std::error_code none_yet;
     fs::remove(passes, none_yet);
     result.nvcc_passes[lab] = passes;
@@ -351,12 +348,13 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
   // grader (a submission's steps then listed by the checkout's own starter).
   const auto judge_of = [&](const std::string& lab) {
     if (kind == "submission") return std::vector<std::string>{};
-    return std::vector<std::string>{"judge_" + lab};
+    return std::vector<std::string>{built(build_dir_, lab, "starter").judge_target};
   };
   const auto file_targets = [&](const std::string& lab) {
-    if (judged) return std::vector<std::string>{"plan_" + lab + "_" + kind};
-    std::vector<std::string> graders = {"grade_" + lab + "_" + kind};
-    if (kind == "submission") graders.push_back("grade_" + lab + "_starter");
+    const Built made = built(build_dir_, lab, kind);
+    if (judged) return std::vector<std::string>{made.planner_target};
+    std::vector<std::string> graders = {made.grader_target};
+    if (kind == "submission") graders.push_back(built(build_dir_, lab, "starter").grader_target);
     return graders;
   };
   for (const std::string& lab : labs)

@@ -25,18 +25,16 @@ struct LabsBuilt {
   std::map<std::string, std::string> refused;      // lab -> the include audit's findings
   // lab -> why its object does not carry the build's GPU code ([gpu-code]): built, but not graded
   std::map<std::string, std::string> miscompiled;
-  // lab -> the file nvcc writes the times of its passes on the student's file in (nvcc_passes_file()),
-  // emptied before this build: absent after it when the file was not compiled again.
+  // lab -> the file nvcc writes the times of its passes on the student's file in (built.h's
+  // nvcc_passes), emptied before this build: absent after it when the file was not compiled again.
   std::map<std::string, std::string> nvcc_passes;
 };
 
-// Where nvcc writes how long each of its passes took on `lab`'s `kind` file in `build_dir`: the
-// compile option --time that cmake/AddLab.cmake gives a student's file (starter or submission) alone.
-std::string nvcc_passes_file(const std::string& build_dir, const std::string& lab, const std::string& kind);
-// That file's rows in one line, the seconds of each pass, the passes that run once for each GPU
-// architecture (cicc, ptxas) for each ("preprocessing 0.4 s, cudafe++ 0.8 s, cicc 2.9 s for compute_90
-// and 2.9 s for compute_90a, ptxas 1.7 s for sm_90 and 1.6 s for sm_90a, fatbinary 0.0 s, host
-// compiler 2.4 s"); "" when there is no such file or it holds no row.
+// The file where nvcc wrote how long each of its passes took on a student's file (the compile option
+// --time that cmake/AddLab.cmake gives a student's file alone; built.h's nvcc_passes): its rows in one line, the
+// seconds of each pass, the passes that run once for each GPU architecture (cicc, ptxas) for each ("preprocessing 0.4
+// s, cudafe++ 0.8 s, cicc 2.9 s for compute_90 and 2.9 s for compute_90a, ptxas 1.7 s for sm_90 and 1.6 s for sm_90a,
+// fatbinary 0.0 s, host compiler 2.4 s"); "" when there is no such file or it holds no row.
 std::string nvcc_passes(const std::string& table);
 
 // The CUDA architectures `build_dir` compiles every file to ("90", "80;90"), from its CMake cache.

@@ -13,6 +13,7 @@
 
 #include "bars_profile.h"
 #include "build.h"
+#include "built.h"
 #include "process.h"
 
 namespace workbook::runner {
@@ -79,9 +80,13 @@ std::vector<std::string> Checkout::step_ids(const std::string& lab) const {
 }
 
 std::string Checkout::grader(const std::string& build_dir, const std::string& lab, const std::string& kind) {
-  const std::string path = build_dir + "/labs/" + lab + "/grade_" + lab + "_" + kind;
+  const std::string path = built(build_dir, lab, kind).grader;
   if (access(path.c_str(), X_OK) != 0) throw Fatal(kExitFailed, "the grader " + path + " was not built");
   return path;
+}
+
+std::string Checkout::judge(const std::string& build_dir, const std::string& lab) {
+  return built(build_dir, lab, "starter").judge;  // every build has the starter, and one judge a lab
 }
 
 LabDescription describe_lab(const std::string& grader, const std::vector<std::string>& arguments) {
@@ -159,7 +164,12 @@ void require_gpu(const std::string& grader, const std::string& doing) {
 void require_gpu_before_building(const std::string& build_dir, const std::string& doing) {
   std::error_code ignored;
   for (const auto& lab : std::filesystem::directory_iterator(build_dir + "/labs", ignored)) {
-    const std::string grader = lab.path().string() + "/grade_" + lab.path().filename().string() + "_starter";
+    std::string grader;
+    try {
+      grader = built(build_dir, lab.path().filename().string(), "starter").grader;
+    } catch (const Fatal&) {  // not a lab's folder, or not configured yet
+      continue;
+    }
     if (access(grader.c_str(), X_OK) != 0) continue;
     if (run({{grader, "--gpu-check"}}).status == 0) return;
     break;

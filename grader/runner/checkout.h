@@ -48,9 +48,7 @@ struct Checkout {
   // The built grader of `lab` for `kind` (starter, solution, submission) in `build_dir`.
   static std::string grader(const std::string& build_dir, const std::string& lab, const std::string& kind);
   // The judge of `lab` in `build_dir`, built or not.
-  static std::string judge(const std::string& build_dir, const std::string& lab) {
-    return build_dir + "/labs/" + lab + "/judge_" + lab;
-  }
+  static std::string judge(const std::string& build_dir, const std::string& lab);
 };
 
 // A lab's steps, as its grader lists them from the steps table without touching the GPU.

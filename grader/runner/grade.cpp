@@ -24,6 +24,7 @@
 #include "as_data.h"
 #include "bars_profile.h"
 #include "build.h"
+#include "built.h"
 #include "collect.h"
 #include "commands.h"
 #include "process.h"
@@ -271,12 +272,10 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 // checkout's, built once for every student (Build::judges()).
 std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir,
                                         const std::string& lab, const std::string& implementation) {
-  const std::string folder = build_dir + "/labs/" + lab;
-  std::vector<std::string> program = {Checkout::judge(judge_dir, lab),
-                                      "--planner=" + folder + "/plan_" + lab + "_" + implementation,
-                                      "--device-code=" + folder + "/liblab" + lab + "_" + implementation + ".a"};
-  if (fs::exists(folder + "/liblab" + lab + "_given.a"))
-    program.push_back("--device-code=" + folder + "/liblab" + lab + "_given.a");
+  const Built made = built(build_dir, lab, implementation);
+  std::vector<std::string> program = {Checkout::judge(judge_dir, lab), "--planner=" + made.planner,
+                                      "--device-code=" + made.device_code};
+  if (!made.given_code.empty()) program.push_back("--device-code=" + made.given_code);
   return program;
 }
 

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "built.h"
 #include "commands.h"
 #include "instructor_copy.h"
 #include "process.h"
@@ -240,7 +241,7 @@ void check_only_the_starters_graders(const Checkout& checkout, const std::string
       if (!name.starts_with("grade_") || !entry.is_regular_file() ||
           (entry.status().permissions() & fs::perms::owner_exec) == fs::perms::none)
         continue;
-      (name == "grade_" + lab + "_starter" ? graders : others).push_back(name);
+      (name == fs::path(built(build, lab, "starter").grader).filename() ? graders : others).push_back(name);
     }
   }
   if (!others.empty()) fail(destination, "its build holds graders beyond the starters': " + others.front());

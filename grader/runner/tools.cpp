@@ -12,6 +12,7 @@
 
 #include "bars_profile.h"
 #include "build.h"
+#include "built.h"
 #include "commands.h"
 #include "process.h"
 
@@ -139,7 +140,7 @@ int bench(const Checkout& checkout, Words words) {
     throw Fatal(kExitUsage, "--solution: this copy of the workbook has no solutions/");
   const Build build(checkout, checkout.build_dir, checkout.results);
   std::ofstream(build.log(), std::ios::trunc).close();
-  const std::string target = "grade_" + lab + "_" + kind;
+  const std::string target = built(checkout.build_dir, lab, kind).grader_target;
   if (!build.targets({target})) {
     build.show_errors();
     throw Fatal(kExitFailed, target + " did not build; the whole log is in " + checkout.shown(build.log()));
@@ -212,7 +213,7 @@ int calibrate(const Checkout& checkout, Words words) {
   for (const std::string& lab : labs) {
     say("calibrating " + lab + " on " + gpu + " (each step, its witness and the step before it, at the step's bar)");
     const Outcome measured =
-        run({{build_dir + "/labs/" + lab + "/grade_" + lab + "_solution", "--calibrate=" + draft, "--seed=" + seed}});
+        run({{Checkout::grader(build_dir, lab, "solution"), "--calibrate=" + draft, "--seed=" + seed}});
     log_out << measured.output << std::flush;
     for (const std::string& line : lines_of(measured.output))
       if (line.rfind("[workbook] ", 0) == 0) std::cout << line << '\n';

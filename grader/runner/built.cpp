@@ -1,0 +1,34 @@
+#include "built.h"
+
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "checkout.h"
+
+namespace workbook::runner {
+
+Built built(const std::string& build_dir, const std::string& lab, const std::string& kind) {
+  const std::string path = build_dir + "/labs/" + lab + "/built-" + kind + ".txt";
+  std::ifstream in(path);
+  if (!in)
+    throw Fatal(kExitFailed, "the build in " + build_dir + " has no " + kind + " of " + lab + " (no " + path +
+                                 "): configure it again (./workbook setup)");
+  std::map<std::string, std::string> said;
+  for (std::string line; std::getline(in, line);)
+    if (const std::size_t tab = line.find('\t'); tab != std::string::npos)
+      said[line.substr(0, tab)] = line.substr(tab + 1);
+  const auto value = [&](const std::string& key) {
+    const auto found = said.find(key);
+    if (found == said.end()) throw Fatal(kExitFailed, path + " does not say " + key + ": configure the build again");
+    return found->second;
+  };
+  return {value("judge_target"),   value("judge"),
+          value("grader_target"),  value("grader"),
+          value("planner_target"), value("planner"),
+          value("device_code"),    value("machine_code_dump"),
+          value("given_code"),     value("gpu_code_architectures"),
+          value("nvcc_passes")};
+}
+
+}  // namespace workbook::runner

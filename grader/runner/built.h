@@ -1,0 +1,27 @@
+// What the build made of one implementation of a lab (starter, solution, submission) and where it
+// lies: read from the file the build writes for it (labs/NN_topic/built-<kind>.txt, written by
+// _write_what_was_built() in cmake/AddLab.cmake when the build is configured). The runner spells no
+// target's name and no output's path: it asks for a target by the name read here and runs the
+// program found here. Plain C++.
+#pragma once
+
+#include <string>
+
+namespace workbook::runner {
+
+struct Built {
+  std::string judge_target, judge;      // the lab's judge: one for every implementation
+  std::string grader_target, grader;    // the implementation linked into the lab's grader
+  std::string planner_target, planner;  // its host code, in the planner the judge starts
+  std::string device_code;              // its library, whose GPU code the judge loads
+  std::string machine_code_dump;        // the library's machine code, dumped beside it by the build
+  std::string given_code;               // the lab's given GPU code, a library of its own ("" where none)
+  std::string gpu_code_architectures;   // the file naming the GPU code every implementation carries
+  std::string nvcc_passes;              // where nvcc times its passes on a student's file ("" for others)
+};
+
+// What `build_dir`'s build made of `kind` of `lab`. Throws Fatal (failed) where the build was not
+// configured with that implementation, saying so.
+Built built(const std::string& build_dir, const std::string& lab, const std::string& kind);
+
+}  // namespace workbook::runner
