@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 
 // The folders of a checkout that are not the course: what the instructor keeps, and what a build
 // or a grading wrote. Anything else at the top whose name starts with '.' is a tool's (.git, .ci,
-// .scratch), except .gitignore.
+// .scratch), except .gitignore and .clang-format (the layout the copy's own test holds grader/ to).
 const std::set<std::string> kNotHandedOut = {"solutions", "build", "results"};
 
 // The instructor's files outside solutions/: the instructors' guide and its picture, the design (a
@@ -46,7 +46,7 @@ const std::set<std::string> kInstructorOnly = {"docs/instructors.md", "docs/site
 bool handed_out(const fs::path& relative) {
   const std::string top = relative.begin()->string();
   if (kNotHandedOut.contains(top) || kInstructorOnly.contains(relative.generic_string())) return false;
-  return top.front() != '.' || top == ".gitignore";
+  return top.front() != '.' || top == ".gitignore" || top == ".clang-format";
 }
 
 // A page of the course as a student's copy holds it: without the lines from each
