@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A student's working loop, timed (issue 64): edit a lab's file, `./workbook grade STEP`, read the
+# A student's working loop, timed: edit a lab's file, `./workbook grade STEP`, read the
 # verdict. For each step given (default: the last of each lab), with the reference solution as the
 # student's file in labs/ (the largest file a student writes), it times ROUNDS rounds of
 #   after editing:   a comment appended to the file, then `./workbook grade STEP --seed 7`

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The trust boundary through the front door (issues 44, 62, 76): eight students of lab 02 whose host code
+# The trust boundary through the front door: eight students of lab 02 whose host code
 # or kernels cheat, graded by grade-class as any class is. Each copies honestly (a float4 copy at the step's
 # occupancy: 02.1-02.3 clear their bars, 02.4 and 02.6 cannot) and adds one trick, made from lab
 # 02's mutants as a student hands a file in (one_file_solution.py):

@@ -1,4 +1,4 @@
-// Lab 02 experiment (issue 30, the H200): 02.6's copy-engine ring with other shapes (stages x stage
+// Lab 02 experiment (the H200): 02.6's copy-engine ring with other shapes (stages x stage
 // bytes, stores still reading when a stage is refilled), the ring with chunks prefetched into L2 ahead of
 // it, with L2 eviction hints, and a ring whose blocks take equal contiguous shares of the array instead of whole stages
 // dealt round-robin, timed against cudaMemcpy in one process, at one block of 32 threads per SM as

@@ -23,12 +23,12 @@ inline const workbook::proofs::Table kProofs{
             {"fast_elsewhere", workbook::Defence::kCeiling, "02.1,02.2,02.3", {workbook::Defence::kRememberedWork}},
             {"stage_reused_before_read", workbook::Defence::kStageReuse, "02.6"},
             // A do-nothing kernel holding 254 registers beside a full-occupancy copy: the register-heaviest
-            // launch once set the occupancy a step was judged at (issue 61).
+            // launch once set the occupancy a step was judged at.
             {"decoy_launch", workbook::Defence::kWorkLaunches, "02.1,02.4"},
         },
     // Its defence reads machine code: judged, from the dump the build wrote beside the file's library.
     // The decoy, judged as a student's file is: the judge's replays are timed launch by launch too.
-    // The same ring reusing its stages at the timed size alone (issue 76): the check reads the timed
+    // The same ring reusing its stages at the timed size alone: the check reads the timed
     // plans' kernels too.
     .judged_defence_mutants = {{"stage_reused_before_read", workbook::Defence::kStageReuse, "02.6"},
                                {"reuses_stages_only_when_timed", workbook::Defence::kStageReuse, "02.6"},
@@ -55,23 +55,23 @@ inline const workbook::proofs::Table kProofs{
             {"forges_rows", "02.1,02.2,02.3", "02.4,02.6"},
             {"outlives_its_step", "02.1,02.2,02.3", "02.4,02.6"},
             {"scribbles_by_pointer", "02.1,02.2,02.3", "02.4,02.6"},
-            // 02.2's copy, and a process left behind to keep the GPU busy while the steps are timed
-            // (issue 62): a planner's processes can start no CUDA and are ended before timing, so it
+            // 02.2's copy, and a process left behind to keep the GPU busy while the steps are timed:
+            // a planner's processes can start no CUDA and are ended before timing, so it
             // gains nothing.
             {"keeps_the_gpu_busy", "02.1,02.2", "02.3,02.4,02.6"},
-            // A copy whose kernel prints forged verdicts (issue 62): the judge labels its prints. Its
+            // A copy whose kernel prints forged verdicts: the judge labels its prints. Its
             // printf costs it 02.3 (6.43x against 7.06x on an H200), a margin too thin to prove anything by.
             {"prints_like_the_grader", "02.1,02.2", "02.4,02.6"},
-            // A launcher that reads the reference solution from the grading checkout and throws it
-            // (issue 76): the planner reads nothing of the checkout, finds nothing, copies honestly.
+            // A launcher that reads the reference solution from the grading checkout and throws it:
+            // the planner reads nothing of the checkout, finds nothing, copies honestly.
             {"reads_the_answer_key", "02.1,02.2,02.3", "02.4,02.6"},
-            // A chain of 64 processes, each in a session of its own and handed to a new parent
-            // (issue 81): all end with the planner's PID namespace.
+            // A chain of 64 processes, each in a session of its own and handed to a new parent:
+            // all end with the planner's PID namespace.
             {"chain_outlives_its_step", "02.1,02.2,02.3", "02.4,02.6"},
             // A copy that copies nothing once a word past its __device__ variable's end is set by an
-            // earlier call (issue 76): the judge sets the module's whole memory back, slots included.
+            // earlier call: the judge sets the module's whole memory back, slots included.
             {"remembers_past_its_variable", "02.1,02.2,02.3", "02.4,02.6"},
-            // Escape sequences thrown as a failure (issue 76): shown as text, every step failed.
+            // Escape sequences thrown as a failure: shown as text, every step failed.
             {"redraws_the_terminal", nullptr, nullptr, true},
         },
     // Work the timer would not see, launches past workbook::launch, the grader's kernel and the copy

@@ -1,4 +1,4 @@
-// Lab 03 experiment (issue 30, the H200): 03.4's aligned path (64 x 64 tiles of float4) beside
+// Lab 03 experiment (the H200): 03.4's aligned path (64 x 64 tiles of float4) beside
 // other tile shapes and block sizes, timed against cudaMemcpy of the same bytes in one process,
 // at 8192 x 8192 (03.4's bar) and 16384 x 4096. Every variant's output is checked first.
 //

@@ -17,7 +17,7 @@ inline const workbook::proofs::Table kProofs{
         },
     // Judged, the side stream's transpose is replayed on the timed stream: the boundary closes it alone.
     .boundary_mutants = {{"side_stream", "03.1,03.2"}},
-    // Inputs computed from the seed that was on the judge's command line instead of read (issue 61):
+    // Inputs computed from the seed that was on the judge's command line instead of read:
     // with each step's inputs drawn from a secret key nothing matches, and its naive fallback fails
     // 03.4 on speed; its control (the naive transpose alone) is correct.
     .judged_closed_mutants = {{"regenerates_inputs", workbook::Defence::kSecretInputs, "03.4"}},

@@ -1,4 +1,4 @@
-// Lab 05 experiment (issue 30, the H200): 05.5's kernel with its twiddles computed where they are
+// Lab 05 experiment (the H200): 05.5's kernel with its twiddles computed where they are
 // used (one sincospif each, as 05.1-05.4) read from a table each block fills once (from sincospif,
 // or from a quarter wave and turns), or from a
 // table the compiler builds in device memory, at 1 to 8

@@ -17,7 +17,7 @@ inline const workbook::proofs::Table kProofs{
         {
             {.name = "look_back_by_block_index", .defence = workbook::Defence::kBlockOrder, .steps = "06.10", .honest = true},
             // The same tiles by blockIdx.x, polling with cp.async (LDGSTS) and publishing with one strong
-            // store: no atomic, no fence, no strong load (issue 61).
+            // store: no atomic, no fence, no strong load.
             {.name = "look_back_polls_with_cp_async", .defence = workbook::Defence::kBlockOrder, .steps = "06.10", .honest = true},
             {"replay_by_pointer", workbook::Defence::kRememberedWork, "06.6", {workbook::Defence::kCeiling}},
         },

@@ -1,4 +1,4 @@
-// Mutant of 01.3 (issue 62): the blocks per SM are not counted but asked of the CUDA API, about a
+// Mutant of 01.3: the blocks per SM are not counted but asked of the CUDA API, about a
 // kernel of its own compiled to the block's registers (16 kernels, __maxnreg__ holding each count
 // the handout names), as cudaOccupancyMaxActiveBlocksPerMultiprocessor answers for this GPU; only
 // the limiter is worked out. It passed 01.3 while the planner had a GPU. Now the planner asks the

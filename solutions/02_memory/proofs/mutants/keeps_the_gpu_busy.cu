@@ -1,4 +1,4 @@
-// Host-code mutant (issue 62): its copy is 02.2's (four float2 a thread: 5.4x at 6.25%, short of
+// Host-code mutant: its copy is 02.2's (four float2 a thread: 5.4x at 6.25%, short of
 // 02.3's 6.53x), and its first call leaves a process behind, in a session of its own, that keeps
 // the GPU busy with a context of its own while the steps are timed. The GPU shares its time between
 // contexts in slices: a long kernel (the baseline) is slowed by more of them than a short one (the

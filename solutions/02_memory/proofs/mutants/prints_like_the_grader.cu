@@ -1,4 +1,4 @@
-// Host-code mutant's device-side cousin (issue 62): its copy is honest, and its kernels print lines
+// Host-code mutant's device-side cousin: its copy is honest, and its kernels print lines
 // that look like the grader's verdicts ("PASS  02.4 ...", "[workbook] ..."). A kernel's printf is
 // written by the driver to the standard output of the process that launched it, the judge's, whose
 // output becomes grade.log: unlabelled, such a line passed for a verdict. The judge now hands its

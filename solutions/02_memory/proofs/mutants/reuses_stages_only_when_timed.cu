@@ -2,7 +2,7 @@
 // timed one (2^26 floats), where it loads each stage again straight after its store has started
 // (copy_engine_ring.cuh, as stage_reused_before_read does everywhere). Its correctness cases name
 // only the waiting kernel, and its timed calls only the other. The machine-code check once read the
-// kernels of the correctness cases alone, and this passed 02.6 on an H200 (issue 76: 63.94x, 93.5%
+// kernels of the correctness cases alone, and this passed 02.6 on an H200 (63.94x, 93.5%
 // of cudaMemcpy); it reads every kernel a plan of the step names now, the timed plans' too.
 #include "copy_engine_ring.cuh"
 #include "every_step.h"

@@ -5,7 +5,7 @@
 // planner), a finder kernel tries every k below 2^20 against the input's first two floats, and the
 // transpose computes each input element from the key it found instead of loading the one it needs:
 // it reads and writes only along rows, as a copy does (its reads are padding, kPaddedOf64 below),
-// and cleared 03.4 at 6.54x, 101.6% of cudaMemcpy, on an H100 before issue 61. With
+// and cleared 03.4 at 6.54x, 101.6% of cudaMemcpy, on an H100 when the inputs were drawn from the seed. With
 // the inputs drawn from a secret key nothing matches, and it falls back to a naive transpose (the
 // grader's baseline's pattern: loads along the input's rows, stores down the output's columns, no
 // shared memory): correct on every step, and 03.4 rejects it on speed.
