@@ -31,15 +31,8 @@ enum class Mode {
   kProfile,        // --profile=ID: a step's kernels once, for ncu
 };
 
-// --describe's lines, each a fact of the lab, tab-separated, the first word naming it: the runner's
-// one question to a lab (runner/checkout.h's LabDescription reads them).
-//   lab     02_memory
-//   topic   memory                        (the folder's name after NN_)
-//   file    labs/02_memory/memory.cu      (the one file a student writes)
-//   step    02.1  TITLE  BAR              (one line a step, in the steps table's order)
-//   metrics A,B,...                       (the ncu metrics its profile reads)
-//   columns A,B,...                       (its benchmark CSV's columns)
-//   sizes   TEXT                          (with --seed: the correctness sizes drawn from it)
+// --describe's answer, the runner's one question to a lab, is protocol/lab_facts.h's: written and
+// read there alone.
 
 // True for the modes that need no GPU.
 bool answers_without_gpu(Mode mode);

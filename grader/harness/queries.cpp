@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bars_profile.h"
+#include "lab_facts.h"
 #include "profile.h"
 #include "registrations.h"
 #include "session.h"
@@ -89,27 +90,36 @@ std::string columns_line() {
   return line;
 }
 
-// --describe: the lab's facts, one a line (grader_options.h). A grader holds one lab.
+// --describe: the lab's facts (protocol/lab_facts.h). A grader holds one lab.
 int describe(const Options& options) {
   if (!options.bars_path.empty()) session().calibrated_bars = read_bars_profile(options.bars_path).bars;
   session().seed = options.seed;
   session().correctness_only = options.correctness_only;
+  LabFacts facts;
   for (const auto& [lab, list] : registered::listings()) {
-    const std::string topic = lab.substr(lab.find('_') + 1);  // the folder is NN_topic
-    std::cout << "lab\t" << lab << "\ntopic\t" << topic << "\nfile\tlabs/" << lab << '/' << topic << ".cu\n";
-    // Its steps as --list-steps prints them, each line marked.
+    facts.lab = lab;
+    facts.topic = lab.substr(lab.find('_') + 1);  // the folder is NN_topic
+    facts.file = "labs/" + lab + "/" + facts.topic + ".cu";
+    // Its steps as --list-steps prints them: "ID<tab>TITLE<tab>BAR", a line each.
     std::ostringstream steps;
     std::streambuf* const console = std::cout.rdbuf(steps.rdbuf());
     list();
     std::cout.rdbuf(console);
     std::istringstream lines(steps.str());
-    for (std::string line; std::getline(lines, line);) std::cout << "step\t" << line << '\n';
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream fields(line);
+      StepFacts step;
+      std::getline(fields, step.id, '\t');
+      std::getline(fields, step.title, '\t');
+      std::getline(fields, step.bar, '\t');
+      facts.steps.push_back(step);
+    }
   }
-  for (const auto& [lab, functions] : registered::profiles())
-    std::cout << "metrics\t" << profile::metrics_of(functions.counters()) << '\n';
-  std::cout << "columns\t" << columns_line() << '\n';
+  for (const auto& [lab, functions] : registered::profiles()) facts.metrics = profile::metrics_of(functions.counters());
+  facts.columns = columns_line();
   if (options.seed_given)
-    for (const auto& [lab, sizes] : registered::drawn_sizes()) std::cout << "sizes\t" << sizes() << '\n';
+    for (const auto& [lab, sizes] : registered::drawn_sizes()) facts.sizes = sizes();
+  std::cout << facts_text(facts);
   return 0;
 }
 

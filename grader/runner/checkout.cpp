@@ -14,6 +14,7 @@
 #include "bars_profile.h"
 #include "build.h"
 #include "built.h"
+#include "lab_facts.h"
 #include "process.h"
 
 namespace workbook::runner {
@@ -94,26 +95,14 @@ LabDescription describe_lab(const std::string& grader, const std::vector<std::st
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const Outcome said = run({argv});
   if (said.status != 0) throw Fatal(kExitFailed, grader + " could not describe its lab: " + said.output);
-  LabDescription lab;
-  for (const std::string& line : lines_of(said.output)) {
-    std::istringstream fields(line);
-    std::string fact, value;
-    std::getline(fields, fact, '\t');
-    std::getline(fields, value);
-    if (fact == "lab") lab.lab = value;
-    else if (fact == "metrics") lab.metrics = value;
-    else if (fact == "sizes") lab.sizes = value;
-    else if (fact == "step") {
-      std::istringstream step(value);
-      std::string id, title, bar;
-      std::getline(step, id, '\t');
-      std::getline(step, title, '\t');
-      std::getline(step, bar, '\t');
-      lab.steps.push_back({id, id + " " + title, bar});
-    }
-  }
-  if (lab.lab.empty() || lab.steps.empty())
+  LabFacts facts;
+  try {
+    facts = facts_from_text(said.output);
+  } catch (const std::invalid_argument&) {
     throw Fatal(kExitFailed, grader + " described no lab and no step: " + said.output);
+  }
+  LabDescription lab{facts.lab, {}, facts.metrics, facts.sizes};
+  for (const StepFacts& step : facts.steps) lab.steps.push_back({step.id, step.id + " " + step.title, step.bar});
   return lab;
 }
 

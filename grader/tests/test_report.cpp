@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "csv_table.h"
+#include "lab_facts.h"
 #include "reports.h"
 #include "rows.h"
 
@@ -51,6 +52,29 @@ TEST_CASE("a row survives the trip through a line of text, unmeasured fields inc
   CHECK(back.local_bytes == -1);
   CHECK(back.reason == "a reason with a tab and a newline");
   CHECK(back.reference == "cudaMemcpy");
+}
+
+TEST_CASE("a lab's facts survive the trip through --describe's text, and a text of none is refused") {
+  const workbook::LabFacts facts{"02_memory",
+                                 "memory",
+                                 "labs/02_memory/memory.cu",
+                                 {{"02.1", "several floats per thread", ">= 1.76x"}, {"02.6", "copy engine", ""}},
+                                 "dram__bytes.sum,sm__warps_active.avg",
+                                 "curve,gb_per_s",
+                                 "n = 733648 and 2694445"};
+  const workbook::LabFacts read = workbook::facts_from_text(workbook::facts_text(facts));
+  CHECK(read.lab == facts.lab);
+  CHECK(read.topic == facts.topic);
+  CHECK(read.file == facts.file);
+  REQUIRE(read.steps.size() == 2);
+  CHECK(read.steps[0].id == "02.1");
+  CHECK(read.steps[0].title == "several floats per thread");
+  CHECK(read.steps[0].bar == ">= 1.76x");
+  CHECK(read.steps[1].bar.empty());
+  CHECK(read.metrics == facts.metrics);
+  CHECK(read.columns == facts.columns);
+  CHECK(read.sizes == facts.sizes);
+  CHECK_THROWS_AS(workbook::facts_from_text("lab\t02_memory\n"), std::invalid_argument);
 }
 
 TEST_CASE("a passing step's summary names what its percentage is of") {

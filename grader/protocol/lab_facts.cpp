@@ -1,0 +1,45 @@
+#include "lab_facts.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace workbook {
+
+std::string facts_text(const LabFacts& facts) {
+  std::ostringstream text;
+  text << "lab\t" << facts.lab << "\ntopic\t" << facts.topic << "\nfile\t" << facts.file << '\n';
+  for (const StepFacts& step : facts.steps)
+    text << "step\t" << step.id << '\t' << step.title << '\t' << step.bar << '\n';
+  text << "metrics\t" << facts.metrics << "\ncolumns\t" << facts.columns << '\n';
+  if (!facts.sizes.empty()) text << "sizes\t" << facts.sizes << '\n';
+  return text.str();
+}
+
+LabFacts facts_from_text(const std::string& text) {
+  LabFacts facts;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string fact, value;
+    std::getline(fields, fact, '\t');
+    std::getline(fields, value);
+    if (fact == "lab") facts.lab = value;
+    else if (fact == "topic") facts.topic = value;
+    else if (fact == "file") facts.file = value;
+    else if (fact == "metrics") facts.metrics = value;
+    else if (fact == "columns") facts.columns = value;
+    else if (fact == "sizes") facts.sizes = value;
+    else if (fact == "step") {
+      std::istringstream step(value);
+      StepFacts read;
+      std::getline(step, read.id, '\t');
+      std::getline(step, read.title, '\t');
+      std::getline(step, read.bar, '\t');
+      facts.steps.push_back(read);
+    }
+  }
+  if (facts.lab.empty() || facts.steps.empty()) throw std::invalid_argument("no lab and no step described");
+  return facts;
+}
+
+}  // namespace workbook
