@@ -106,14 +106,7 @@ int describe(const Options& options) {
     list();
     std::cout.rdbuf(console);
     std::istringstream lines(steps.str());
-    for (std::string line; std::getline(lines, line);) {
-      std::istringstream fields(line);
-      StepFacts step;
-      std::getline(fields, step.id, '\t');
-      std::getline(fields, step.title, '\t');
-      std::getline(fields, step.bar, '\t');
-      facts.steps.push_back(step);
-    }
+    for (std::string line; std::getline(lines, line);) facts.steps.push_back(step_from_line(line));
   }
   for (const auto& [lab, functions] : registered::profiles()) facts.metrics = profile::metrics_of(functions.counters());
   facts.columns = columns_line();

@@ -15,6 +15,15 @@ std::string facts_text(const LabFacts& facts) {
   return text.str();
 }
 
+StepFacts step_from_line(const std::string& line) {
+  std::istringstream fields(line);
+  StepFacts step;
+  std::getline(fields, step.id, '\t');
+  std::getline(fields, step.title, '\t');
+  std::getline(fields, step.bar, '\t');
+  return step;
+}
+
 LabFacts facts_from_text(const std::string& text) {
   LabFacts facts;
   std::istringstream lines(text);
@@ -29,14 +38,7 @@ LabFacts facts_from_text(const std::string& text) {
     else if (fact == "metrics") facts.metrics = value;
     else if (fact == "columns") facts.columns = value;
     else if (fact == "sizes") facts.sizes = value;
-    else if (fact == "step") {
-      std::istringstream step(value);
-      StepFacts read;
-      std::getline(step, read.id, '\t');
-      std::getline(step, read.title, '\t');
-      std::getline(step, read.bar, '\t');
-      facts.steps.push_back(read);
-    }
+    else if (fact == "step") facts.steps.push_back(step_from_line(value));
   }
   if (facts.lab.empty() || facts.steps.empty()) throw std::invalid_argument("no lab and no step described");
   return facts;

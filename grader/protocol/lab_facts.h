@@ -29,6 +29,8 @@ struct LabFacts {
 };
 
 std::string facts_text(const LabFacts& facts);
+// A step's line as --list-steps prints it, "ID<tab>TITLE<tab>BAR": the same fields as a step's fact.
+StepFacts step_from_line(const std::string& line);
 // Throws std::invalid_argument where the text names no lab or no step.
 LabFacts facts_from_text(const std::string& text);
 
