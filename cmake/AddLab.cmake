@@ -428,7 +428,7 @@ function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY WORKBOOK_STUDENT_FILE ON)
   # nvcc times each of its passes on the file (--time appends to the table); ./workbook empties the
   # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
-  # nvcc_passes_file): where a student's wait after editing the file goes.
+  # built.h's nvcc_passes): where a student's wait after editing the file goes.
   set_property(TARGET ${target} PROPERTY WORKBOOK_NVCC_PASSES "${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv")
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--time=${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv>")
   # The one file a student waits for after an edit is compiled with every core of the host:
@@ -621,7 +621,6 @@ function(_write_what_was_built lab kind)
     "planner_target\tplan_${lab}_${kind}"
     "planner\t$<TARGET_FILE:plan_${lab}_${kind}>"
     "device_code\t$<TARGET_FILE:${id}_${kind}>"
-    "machine_code_dump\t$<TARGET_FILE:${id}_${kind}>.sass"
     "given_code\t$<$<TARGET_EXISTS:${id}_given>:$<TARGET_FILE:${id}_given>>"
     "gpu_code_architectures\t${lab_build_folder}/gpu_code.architectures"
     "nvcc_passes\t$<TARGET_PROPERTY:${id}_${kind},WORKBOOK_NVCC_PASSES>")

@@ -92,6 +92,15 @@ class HostGate {
   unsigned ticket_ = 0;
 };
 
+// After a call that threw: the launch clock stopped, so that no later launch records an event for
+// this call; its times are of no call, and a failure to read them is not the call's error.
+void stop_launch_clock_of_a_failed_call(cudaEvent_t call_start) {
+  try {
+    stop_timing_launches(call_start, call_start);
+  } catch (...) {
+  }
+}
+
 }  // namespace
 
 std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaStream_t stream,
@@ -116,10 +125,7 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     } catch (...) {  // the gate opened, so that nothing of this call outlives it
       gate.open();
       cudaDeviceSynchronize();
-      if (by_launch) try {
-          stop_timing_launches(start.get(), start.get());  // the clock stopped; its times are of no call
-        } catch (...) {
-        }
+      if (by_launch) stop_launch_clock_of_a_failed_call(start.get());
       throw;
     }
     CUDA_CHECK(cudaEventRecord(stop.get(), stream));
@@ -171,12 +177,9 @@ void time_unflushed_call_by_launch(const TimedWork& work, int call, cudaStream_t
   start_timing_launches();
   try {
     work.run(stream);
-  } catch (...) {  // the clock stopped, so that no later launch records an event for this call
+  } catch (...) {
     cudaDeviceSynchronize();
-    try {
-      stop_timing_launches(start.get(), start.get());
-    } catch (...) {
-    }
+    stop_launch_clock_of_a_failed_call(start.get());
     throw;
   }
   CUDA_CHECK(cudaEventRecord(stop.get(), stream));

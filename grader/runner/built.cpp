@@ -23,12 +23,9 @@ Built built(const std::string& build_dir, const std::string& lab, const std::str
     if (found == said.end()) throw Fatal(kExitFailed, path + " does not say " + key + ": configure the build again");
     return found->second;
   };
-  return {value("judge_target"),   value("judge"),
-          value("grader_target"),  value("grader"),
-          value("planner_target"), value("planner"),
-          value("device_code"),    value("machine_code_dump"),
-          value("given_code"),     value("gpu_code_architectures"),
-          value("nvcc_passes")};
+  return {value("judge_target"),           value("judge"),      value("grader_target"), value("grader"),
+          value("planner_target"),         value("planner"),    value("device_code"),   value("given_code"),
+          value("gpu_code_architectures"), value("nvcc_passes")};
 }
 
 }  // namespace workbook::runner

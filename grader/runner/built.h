@@ -14,7 +14,6 @@ struct Built {
   std::string grader_target, grader;    // the implementation linked into the lab's grader
   std::string planner_target, planner;  // its host code, in the planner the judge starts
   std::string device_code;              // its library, whose GPU code the judge loads
-  std::string machine_code_dump;        // the library's machine code, dumped beside it by the build
   std::string given_code;               // the lab's given GPU code, a library of its own ("" where none)
   std::string gpu_code_architectures;   // the file naming the GPU code every implementation carries
   std::string nvcc_passes;              // where nvcc times its passes on a student's file ("" for others)

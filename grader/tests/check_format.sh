@@ -21,11 +21,11 @@ version=$("$formatter" --version | grep -oE 'version [0-9]+' | grep -oE '[0-9]+'
 cd "$root"
 mapfile -t files < <(find grader include -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
 [ ${#files[@]} -gt 0 ] || { echo "no C++ or CUDA files under grader/ and include/ in $root" >&2; exit 1; }
-if ! "$formatter" --dry-run --Werror "${files[@]}" 2>/tmp/format.$$; then
-  grep -E '^[^ ].*: error:' /tmp/format.$$ | cut -d: -f1,2 | sort -u | head -20 >&2
-  rm -f /tmp/format.$$
+findings=$(mktemp)
+trap 'rm -f "$findings"' EXIT
+if ! "$formatter" --dry-run --Werror "${files[@]}" 2>"$findings"; then
+  grep -E '^[^ ].*: error:' "$findings" | cut -d: -f1,2 | sort -u | head -20 >&2
   echo "these lines are not laid out as .clang-format says: run clang-format -i on the files above" >&2
   exit 1
 fi
-rm -f /tmp/format.$$
 echo "${#files[@]} files follow .clang-format"

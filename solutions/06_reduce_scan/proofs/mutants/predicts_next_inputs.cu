@@ -1,4 +1,4 @@
-// Host-code and module-memory mutant (judged): a sum that works out the grader's key for the inputs
+// Inputs-key and module-memory mutant (judged): a sum that works out the grader's key for the inputs
 // from the ints it reads, and computes the next calls' sums ahead, where nothing is timed.
 //
 // The grader once drew element i of an int input as the top 32 bits of SplitMix64(key + i), with
