@@ -5,7 +5,7 @@
 // key = SplitMix64(seed) and each call's seed = data_key ^ (0x9E3779B97F4A7C15 * draw). SplitMix64
 // is a bijection whose every step inverts, so:
 //   1. the first int fixes the top 32 bits of SplitMix64(key): trying the 2^32 low halves, inverting
-//      each, and checking the next two ints finds the stream's key (about 20 ms on an H200), and the
+//      each, and checking the next two ints finds the stream's key (at most 11 ms on an H200), and the
 //      seed is its inverse again;
 //   2. two calls' seeds give the data key and both draws' numbers (the multiplier is odd, so it
 //      inverts modulo 2^64);
