@@ -207,7 +207,7 @@ std::vector<Timing> time_with_baseline_and_reference(const TimedWork& candidate,
             << timings[1].calls << ", " << timings[1].runs << "), " << reference.name << ' ' << timings[2].median_ms
             << " (" << timings[2].calls << ", " << timings[2].runs << ")\n";
   // Where the timed part of the step's seconds went, work by work: a slow baseline is most of a
-  // step (lab 04's naive SGEMM, 8 calls of about 0.3 s at 4096^3), which a student waiting for one
+  // step (lab 04's naive SGEMM, 4 calls of about 0.3 s at 4096^3), which a student waiting for one
   // step's verdict sees here. Each work's calls, warm-up included, at its median.
   std::ostringstream spent;
   spent << std::fixed << std::setprecision(2) << "[workbook] the timed calls, about (median x calls): baseline "
@@ -291,8 +291,7 @@ Measurement measure(void (*launcher)(const Problem&, cudaStream_t), Timed<Proble
   m.reference_ms = timings[2].median_ms;
   // Each launch's share: its median over the timed calls (the warm-up's left out, as for the call's
   // time). Asked once, after the timed runs: the queries cost host time that must not sit between events.
-  weigh_launches(
-      launch_shares(launches, launch_ms, calls_alike ? static_cast<std::size_t>(timed.timing.warmup_runs) : 0), m);
+  weigh_launches(launch_shares(launches, launch_ms, calls_alike ? static_cast<std::size_t>(timings[1].warmups) : 0), m);
   const int last_call = fresh ? timings[1].calls - (calls_alike ? 1 : 0) : 0;
   std::string guards = defence_enabled(Defence::kGuard) ? timed.arrays.guard_violations() : "";
   if (!guards.empty()) guards = tagged(Defence::kGuard, guards);

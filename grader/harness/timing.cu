@@ -1,6 +1,7 @@
 #include "timing.h"
 
 #include <chrono>
+#include <numeric>
 
 #include "stats.h"
 #include "workbook/cuda.h"
@@ -111,7 +112,8 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   std::vector<int> calls(count, 0), waits(count, 0);
   std::vector<std::vector<double>> samples(count);
   Event start, stop;
-  // One call of work w, warm-up or timed alike: the hooks around it, and the events.
+  // One call of work w, warm-up or timed alike: the hooks around it, and the events. Returns its
+  // milliseconds.
   const auto call = [&](std::size_t w, bool timed) {
     if (works[w].before) works[w].before(stream, calls[w]);
     if (options.flush_l2) flusher.flush(stream);
@@ -134,31 +136,50 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     if (by_launch) works[w].launch_times(calls[w], stop_timing_launches(start.get(), stop.get()));
     if (works[w].after) works[w].after(stream, calls[w]);
     ++calls[w];
-    if (!timed) return;
-    waits[w] += gate.gave_up();
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    samples[w].push_back(ms);
+    if (timed) {
+      waits[w] += gate.gave_up();
+      samples[w].push_back(ms);
+    }
+    return double{ms};
   };
-  for (int warmup = 0; warmup < options.warmup_runs; ++warmup)
-    for (std::size_t w = 0; w < count; ++w) call(w, false);
-
+  // Warm-up, interleaved: a work is warm after warmup_runs calls, or fewer that took warmup_seconds.
+  std::vector<int> warmups(count, 0);
+  std::vector<double> warmup_ms(count, 0);
+  for (int round = 0; round < options.warmup_runs; ++round)
+    for (std::size_t w = 0; w < count; ++w)
+      if (round == 0 || warmup_ms[w] < options.warmup_seconds * 1000) {
+        warmup_ms[w] += call(w, false);
+        ++warmups[w];
+      }
+  // Timed, interleaved: each work until it is precise enough (TimingOptions), then it leaves.
+  const auto done = [&](std::size_t w) {
+    const std::vector<double>& s = samples[w];
+    const double timed_ms = std::accumulate(s.begin(), s.end(), 0.0);
+    const bool enough = s.size() >= static_cast<std::size_t>(options.min_runs) ||
+                        (s.size() >= static_cast<std::size_t>(kFewestRuns) && timed_ms >= options.min_seconds * 1000);
+    return enough && relative_standard_error(s) <= options.target_relative_standard_error;
+  };
   const auto began = Clock::now();
+  std::vector<bool> finished(count, false);
   for (int run = 0; run < options.max_runs; ++run) {
-    for (std::size_t w = 0; w < count; ++w) call(w, true);
-    if (samples.front().size() < static_cast<std::size_t>(options.min_runs)) continue;
-    bool precise = true;
-    for (const auto& s : samples)
-      precise = precise && relative_standard_error(s) <= options.target_relative_standard_error;
+    bool all_done = true;
+    for (std::size_t w = 0; w < count; ++w) {
+      if (finished[w]) continue;
+      call(w, true);
+      finished[w] = done(w);
+      all_done = all_done && finished[w];
+    }
     const double elapsed = std::chrono::duration<double>(Clock::now() - began).count();
-    if (precise || elapsed > options.max_seconds) break;
+    if (all_done || elapsed > options.max_seconds) break;
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 
   std::vector<Timing> result;
   for (std::size_t w = 0; w < count; ++w)
     result.push_back({median(samples[w]), relative_standard_error(samples[w]), static_cast<int>(samples[w].size()),
-                      calls[w], waits[w]});
+                      calls[w], warmups[w], waits[w]});
   return result;
 }
 

@@ -1,7 +1,7 @@
 // Timing with CUDA events, the way the grader contract asks: warm-up runs first, the L2 cache
 // flushed before every timed run, the works interleaved run by run (so that clock and thermal
-// drift hits all of them alike), repeated until the relative standard error is small, and the
-// median reported.
+// drift hits all of them alike), each repeated until the relative standard error of its mean is
+// small, and the median reported.
 //
 // Before each call the whole device is idle, so nothing started earlier can run into it, and the
 // timed stream is held by a gate until the call has returned, so the events time the GPU's work
@@ -36,21 +36,31 @@ struct TimedWork {
   LaunchTimes launch_times = {};
 };
 
+// Each work is timed as long as its own noise needs (docs/timing.md, "Until precise"): warm-up calls
+// until it has had warmup_runs or warmup_seconds of them (at least one); then timed calls until the
+// relative standard error of its mean is under the target, after at least min_runs, or min_seconds of
+// timed calls where those come first (never fewer than kFewestRuns). A work that is done leaves the
+// rotation; the others go on, interleaved. max_runs and max_seconds end it all.
 struct TimingOptions {
   int warmup_runs = 3;
+  double warmup_seconds = 0.1;
   int min_runs = 15;
+  double min_seconds = 0.5;
   int max_runs = 500;
   double target_relative_standard_error = 0.005;  // 0.5% of the mean
   double max_seconds = 4.0;                       // wall-clock budget for one call
   bool flush_l2 = true;
 };
+// A median needs three values at the least: a long work is timed no fewer times than this.
+inline constexpr int kFewestRuns = 3;
 
 struct Timing {
   double median_ms = 0;
   double relative_standard_error = 0;
   int runs = 0;
-  int calls = 0;  // warm-up included: how many calls the hooks saw
-  int waits = 0;  // timed calls whose gate gave up: the host took 50 ms or more to queue them
+  int calls = 0;    // warm-up included: how many calls the hooks saw
+  int warmups = 0;  // of which warm-up calls
+  int waits = 0;    // timed calls whose gate gave up: the host took 50 ms or more to queue them
 };
 
 // Times each of `works` on `stream`, interleaved. Results are in the order of `works`.
