@@ -72,7 +72,19 @@ void count_changed_on_device(const T* data, std::size_t count, std::uint64_t see
   CUDA_CHECK(cudaGetLastError());
 }
 
+// With no GPU (--plan-check): `bytes` of addresses, 256-byte aligned as cudaMalloc's, in a range
+// of the process's own where no two arrays overlap. Never freed: a check plans a few thousand arrays.
+std::uintptr_t addresses_without_memory(std::size_t bytes) {
+  constexpr std::uintptr_t kAlignment = 256;
+  static std::uintptr_t next = std::uintptr_t{0x7f00} << 32;
+  const std::uintptr_t given = next;
+  next += (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  return given;
+}
+
 }  // namespace
+
+bool addresses_only() { return session().without_gpu; }
 
 void copy_with_a_kernel(void* to, const void* from, std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return;
@@ -124,6 +136,11 @@ DeviceArray<T>::DeviceArray(std::size_t count, std::size_t offset) : count_(coun
   const std::size_t back = session().exact_allocations ? 0 : kGuardBytes;
   // cudaMalloc(0) may give no pointer at all: keep one byte, so that an empty array has an address.
   const std::size_t total = std::max<std::size_t>(1, front_bytes() + bytes() + back);
+  if (addresses_only()) {
+    base_ = reinterpret_cast<T*>(addresses_without_memory(total));
+    data_ = reinterpret_cast<T*>(reinterpret_cast<std::uint8_t*>(base_) + front_bytes());
+    return;
+  }
   CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base_), total));
   data_ = reinterpret_cast<T*>(reinterpret_cast<std::uint8_t*>(base_) + front_bytes());
   if (!session().exact_allocations) {
@@ -131,6 +148,11 @@ DeviceArray<T>::DeviceArray(std::size_t count, std::size_t offset) : count_(coun
     CUDA_CHECK(cudaMemset(data_ + count_, kGuardByte, back));
   }
   CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <typename T>
+DeviceArray<T>::~DeviceArray() {
+  if (!addresses_only()) cudaFree(base_);
 }
 
 template <typename T>
@@ -173,6 +195,7 @@ std::vector<DeviceMismatches> RunChecks::download() const {
 namespace workbook {
 
 void Arrays::Named::fill(cudaStream_t stream) {
+  if (addresses_only()) return;
   if (given_copy) {
     CUDA_CHECK(cudaMemcpyAsync(array->data(), given_copy->data(), array->bytes(), cudaMemcpyDeviceToDevice, stream));
     return;
@@ -236,6 +259,12 @@ namespace {
 // ("scratch ADDRESS COUNT") and freed ("freed ADDRESS"), the file emptied first, so that a mutant's
 // planner knows where the grader's own products lie, as a student's never does: the proof that
 // even then nothing there passes. The runner never sets it.
+// Until what the grader's stream was given (an array's fill, its poison) is done; nothing to wait
+// for where the arrays are addresses only.
+void wait_for_the_grader_stream() {
+  if (!addresses_only()) CUDA_CHECK(cudaStreamSynchronize(session().stream));
+}
+
 void log_scratch(const char* what, const void* address, std::size_t count) {
   const char* path = std::getenv("WORKBOOK_PROOF_SCRATCH_LOG");
   if (path == nullptr || *path == '\0') return;
@@ -263,7 +292,7 @@ Arrays::Named& Arrays::add_input(const std::string& name, std::size_t count, std
   given_by_address()[added.array->data()] = {name, reinterpret_cast<std::uint64_t>(added.array->data()),
                                              added.array->bytes()};
   added.fill(session().stream);
-  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  wait_for_the_grader_stream();
   return added;
 }
 
@@ -271,7 +300,7 @@ Arrays::Named& Arrays::add_output(const std::string& name, std::size_t count, st
   Named& added = outputs_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(count, offset), 0, ints});
   add_writable(name, *added.array);
   added.array->poison(session().stream);
-  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  wait_for_the_grader_stream();
   return added;
 }
 
@@ -298,7 +327,7 @@ float* Arrays::input_values(const std::string& name, const std::vector<float>& v
   added.given_copy = std::make_unique<DeviceArray<float>>(values.size());
   if (!values.empty()) added.given_copy->upload(values);
   added.fill(session().stream);
-  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  wait_for_the_grader_stream();
   return added.array->data();
 }
 
@@ -313,7 +342,7 @@ void* Arrays::workspace(const std::string& name, std::size_t bytes) {
   Named& added = workspaces_.emplace_back(Named{name, std::make_unique<DeviceArray<float>>(floats), 0});
   add_writable(name, *added.array);
   added.array->poison(session().stream);
-  CUDA_CHECK(cudaStreamSynchronize(session().stream));
+  wait_for_the_grader_stream();
   return added.array->data();
 }
 

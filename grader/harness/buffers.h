@@ -67,12 +67,17 @@ void count_changed_from_random(const std::int32_t* data, std::size_t count, std:
 // of a module's bank past a variable's end (judge/replay.cpp) lie in none, though a kernel reaches them.
 void copy_with_a_kernel(void* to, const void* from, std::size_t bytes, cudaStream_t stream);
 
+// Whether device arrays are addresses only (Session::without_gpu).
+bool addresses_only();
+
 template <typename T>
 class DeviceArray {
  public:
   // `count` elements whose first is `offset` elements past a 256-byte-aligned address.
+  // With --plan-check (no GPU) an array is its addresses only: a range no other array's overlaps,
+  // with nothing behind it, for the planner to plan with; nothing is allocated, written or read.
   explicit DeviceArray(std::size_t count, std::size_t offset = 0);
-  ~DeviceArray() { cudaFree(base_); }
+  ~DeviceArray();
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
 
@@ -83,6 +88,7 @@ class DeviceArray {
 
   void upload(std::span<const T> values) {
     if (values.size() != count_) throw std::invalid_argument("upload: size mismatch");
+    if (addresses_only()) return;
     CUDA_CHECK(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaDeviceSynchronize());  // a pageable copy may still be in flight when cudaMemcpy returns
   }
@@ -100,7 +106,9 @@ class DeviceArray {
     return values;
   }
   // Every byte kPoisonByte (NaN for floats): an element the kernel forgot to write can never match.
-  void poison(cudaStream_t stream) { CUDA_CHECK(cudaMemsetAsync(data_, kPoisonByte, bytes(), stream)); }
+  void poison(cudaStream_t stream) {
+    if (!addresses_only()) CUDA_CHECK(cudaMemsetAsync(data_, kPoisonByte, bytes(), stream));
+  }
   // "" when both guards are intact, else which one changed, for an array called `name`.
   std::string guard_violation(const std::string& name) const;
 

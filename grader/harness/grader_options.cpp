@@ -29,6 +29,7 @@ constexpr const char* mode_name(Mode mode) {
     case Mode::kProfileReport: return "--profile-report";
     case Mode::kBenchColumns: return "--bench-columns";
     case Mode::kDoctestQuery: return "doctest's queries";
+    case Mode::kPlanCheck: return "--plan-check";
     case Mode::kGpuCheck: return "--gpu-check";
     case Mode::kGrade: return "grading";
     case Mode::kBench: return "--bench";
@@ -37,9 +38,9 @@ constexpr const char* mode_name(Mode mode) {
   }
   return "?";
 }
-constexpr std::array kAllModes = {Mode::kGrade,         Mode::kBench,        Mode::kCalibrate,   Mode::kProfile,
-                                  Mode::kGpuCheck,      Mode::kDescribe,     Mode::kListSteps,   Mode::kDrawnSizes,
-                                  Mode::kProfileReport, Mode::kBenchColumns, Mode::kDoctestQuery};
+constexpr std::array kAllModes = {Mode::kGrade,      Mode::kBench,         Mode::kCalibrate,    Mode::kProfile,
+                                  Mode::kPlanCheck,  Mode::kGpuCheck,      Mode::kDescribe,     Mode::kListSteps,
+                                  Mode::kDrawnSizes, Mode::kProfileReport, Mode::kBenchColumns, Mode::kDoctestQuery};
 
 // `text` as a whole int, all of it; nothing when it is not one ("", "7x", "99999999999").
 std::optional<int> whole_int(const std::string& text) {
@@ -89,6 +90,9 @@ const std::array kFlags = {
          "print step ID's profile table from --ncu-output (no GPU)"},
     Flag{"--bench-columns", nullptr, Mode::kBenchColumns, 0, [](Options&, const std::string&) {},
          "print the benchmark CSV's columns, comma-separated (no GPU)"},
+    Flag{"--plan-check", nullptr, Mode::kPlanCheck, 0, [](Options&, const std::string&) {},
+         "a judge only, with --planner and no GPU: plan every step's launcher for its correctness cases\n"
+         "against a described H100 and print what a GPU's grading would refuse, a step a line"},
     Flag{"--gpu-check", nullptr, Mode::kGpuCheck, 0, [](Options&, const std::string&) {},
          "exit 0 if a CUDA GPU can be used, 77 if not"},
     Flag{"--bench", "CSV", Mode::kBench, 0, [](Options& o, const std::string& v) { o.mode_value = v; },
@@ -100,7 +104,8 @@ const std::array kFlags = {
          "--profile-from-start off (./workbook profile)"},
 
     // What draws the inputs.
-    Flag{"--seed", "N", std::nullopt, kMeasuring | kGrading | bit(Mode::kDrawnSizes) | bit(Mode::kDescribe),
+    Flag{"--seed", "N", std::nullopt,
+         kMeasuring | kGrading | bit(Mode::kDrawnSizes) | bit(Mode::kDescribe) | bit(Mode::kPlanCheck),
          [](Options& o, const std::string& v) {
            o.seed = whole_number("--seed", v);
            o.seed_given = true;
@@ -111,7 +116,8 @@ const std::array kFlags = {
          "draw every step's input values from K, the key a step's log names after it (each step\n"
          "otherwise draws a secret key of its own: [secret-inputs])"},
     // Whose kernels.
-    Flag{"--planner", "PATH", std::nullopt, kMeasuring | kGrading, [](Options& o, const std::string& v) { o.planner = v; },
+    Flag{"--planner", "PATH", std::nullopt, kMeasuring | kGrading | bit(Mode::kPlanCheck),
+         [](Options& o, const std::string& v) { o.planner = v; },
          "a judge (judge_NN_topic) only: the student's planner, which runs their host code in a\n"
          "process of its own and answers each call with its plan"},
     Flag{"--device-code", "FILE", std::nullopt, kMeasuring | kGrading,
@@ -325,7 +331,9 @@ Options parse_options(int argc, char** argv) {
       o.doctest_args.push_back(a);
     }
   }
-  if (o.planner.empty() != o.device_code.empty())
+  if (o.mode == Mode::kPlanCheck && o.planner.empty())
+    throw std::invalid_argument("--plan-check needs --planner=PATH, the student's planner");
+  if (o.mode != Mode::kPlanCheck && o.planner.empty() != o.device_code.empty())
     throw std::invalid_argument("a judge needs both --planner and --device-code");
   if (o.mode == Mode::kProfileReport && o.report.ncu_output.empty())
     throw std::invalid_argument("--profile-report needs --ncu-output=FILE, ncu's output of the step");

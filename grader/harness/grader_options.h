@@ -16,7 +16,7 @@
 namespace workbook {
 
 // What the program was asked to do. The first six answer from what the lab registered, with no
-// GPU; the others measure on one.
+// GPU; --plan-check needs no GPU but a judge's planner; the others measure on one.
 enum class Mode {
   kDescribe,       // --describe: the lab, its topic, the file a student writes, its steps and more
   kListSteps,      // --list-steps: each step's id, title and bar
@@ -24,6 +24,7 @@ enum class Mode {
   kProfileReport,  // --profile-report=ID: a step's profile table from ncu's output
   kBenchColumns,   // --bench-columns: the benchmark CSV's columns
   kDoctestQuery,   // doctest's own queries (--list-test-cases, --help, ...)
+  kPlanCheck,      // --plan-check: no GPU; each step's plans checked against the described GPU (plan_check.h)
   kGpuCheck,       // --gpu-check: 0 if a CUDA GPU can be used, 77 if not
   kGrade,          // no mode flag: grade the steps (doctest's test cases) the filters select
   kBench,          // --bench=CSV: the lab's benchmark sweep

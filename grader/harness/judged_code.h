@@ -9,11 +9,18 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "resources.h"
 #include "workbook/launch_log.h"
 
 namespace workbook {
+
+// Thrown, with no GPU (--plan-check), for a call whose launcher failed after it asked what only a GPU
+// answers (a kernel's attributes or occupancy, a tensor map): what it would do on one is not known.
+struct NeedsAGpu : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class JudgedCode {
  public:

@@ -51,6 +51,11 @@ std::map<std::string, ProfileFunctions>& profile_registry() {
   return registry;
 }
 
+std::map<std::string, PlanCheckFunction>& plan_check_registry() {
+  static std::map<std::string, PlanCheckFunction> registry;
+  return registry;
+}
+
 std::map<std::string, CalibrateFunction>& calibration_registry() {
   static std::map<std::string, CalibrateFunction> registry;
   return registry;
@@ -223,6 +228,7 @@ const std::map<std::string, ListFunction>& listings() { return listing_registry(
 const std::map<std::string, DrawnSizesFunction>& drawn_sizes() { return drawn_sizes_registry(); }
 const std::map<std::string, ProfileFunctions>& profiles() { return profile_registry(); }
 const std::map<std::string, CalibrateFunction>& calibrations() { return calibration_registry(); }
+const std::map<std::string, PlanCheckFunction>& plan_checks() { return plan_check_registry(); }
 std::string step_filter(const std::string& ids) { return step_filter_of(ids); }
 unsigned selected_test_cases(std::vector<const char*> doctest_args) { return count_selected(std::move(doctest_args)); }
 int test_cases_run() { return OutcomeCounter::cases; }
@@ -283,6 +289,11 @@ bool register_drawn_sizes(const char* lab, DrawnSizesFunction function) {
 
 bool register_profile(const char* lab, CountersFunction counters, ProfileFunction run) {
   profile_registry()[lab] = {counters, run};
+  return true;
+}
+
+bool register_plan_check(const char* lab, PlanCheckFunction function) {
+  plan_check_registry()[lab] = function;
   return true;
 }
 

@@ -22,6 +22,7 @@ const std::map<std::string, ListFunction>& listings();
 const std::map<std::string, DrawnSizesFunction>& drawn_sizes();
 const std::map<std::string, ProfileFunctions>& profiles();
 const std::map<std::string, CalibrateFunction>& calibrations();
+const std::map<std::string, PlanCheckFunction>& plan_checks();
 
 // `--step=02.1,02.3` as doctest's filter of those steps' test cases, by their whole names; an
 // invalid_argument that lists the steps for an id that is none of them.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "described_device.h"
 #include "judged_code.h"
 #include "session.h"
 #include "workbook/cuda.h"
@@ -13,10 +14,14 @@ namespace workbook {
 
 const DeviceFacts& device_facts() {
   static const DeviceFacts facts = [] {
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp p{};
-    CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+    if (session().without_gpu) {
+      p = described_device();
+    } else {
+      int device = 0;
+      CUDA_CHECK(cudaGetDevice(&device));
+      CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+    }
     return DeviceFacts{p.name,
                        p.multiProcessorCount,
                        p.maxThreadsPerMultiProcessor,

@@ -22,7 +22,7 @@ struct DeviceFacts {
   // The GPU reaches ordinary (pageable) host memory: HMM, or ATS on Grace Hopper.
   bool pageable_memory_access = false;
 };
-const DeviceFacts& device_facts();  // the current device, read once
+const DeviceFacts& device_facts();  // the current device (--plan-check: the described one), read once
 
 // "" where this GPU can be trusted to grade, else why not, for every step's verdict. A GPU that
 // reaches pageable host memory lets a student's kernel write the grading process's own memory (its

@@ -38,6 +38,9 @@ struct Session {
   // --exact-allocations: no guard regions around device arrays, so that compute-sanitizer's
   // memcheck sees an access one element past an array (inside a guard it would be legal memory).
   bool exact_allocations = false;
+  // --plan-check: no GPU. Device arrays are addresses only (buffers.h), the device's facts are the
+  // described GPU's (described_device.h), and each launcher's plans are checked, never replayed.
+  bool without_gpu = false;
   std::set<Defence> disabled;  // --without=NAME, for the mutant tests' proofs only
   // Why this machine cannot be trusted to grade (resources.h's machine_refusal()): every step fails
   // with it. "" where it can.
@@ -138,6 +141,18 @@ bool register_calibration(const char* lab, CalibrateFunction function);
 using CountersFunction = std::vector<profile::Counter> (*)();
 using ProfileFunction = int (*)(const std::string& step_id);
 bool register_profile(const char* lab, CountersFunction counters, ProfileFunction run);
+
+// `./workbook grade` on a machine without a GPU checks what it can of each step there: the grader
+// binary with --plan-check calls the function the lab registered (workbook::check_plans<Lab>, in
+// plan_check.h), which plans every step's launcher for its correctness cases against the described GPU
+// and returns what it found: the steps whose plans a GPU's grading would refuse, with why.
+struct PlanCheck {
+  std::vector<std::string> refusals;                  // a line for each step a GPU's grading would fail
+  std::vector<std::string> not_started, needs_a_gpu;  // steps' ids
+  int steps = 0, calls = 0;                           // the steps whose launchers were planned; the calls planned
+};
+using PlanCheckFunction = PlanCheck (*)();
+bool register_plan_check(const char* lab, PlanCheckFunction function);
 
 // A bars profile is read and written by bars_profile.h alone (read_bars_profile, bar_line, reference_line).
 

@@ -43,6 +43,7 @@
 #include "grade_step.h"
 #include "lab.h"
 #include "ladder.h"
+#include "plan_check.h"
 #include "profile_step.h"
 #include "session.h"
 
@@ -52,7 +53,8 @@ namespace workbook {
 // of a lab: its grader.cpp registers it once, `const bool kRegistered = workbook::register_lab<MyLab>();`.
 // Every lab draws some of its correctness sizes from the seed (drawn_sizes.h) and says which:
 // Lab::drawn_sizes(); and chooses the counters `./workbook profile` shows for its steps (profile.h):
-// Lab::counters(), each with a line in the lab's words.
+// Lab::counters(), each with a line in the lab's words. Without a GPU, its steps' plans are checked
+// (plan_check.h).
 template <typename Lab>
 bool register_lab() {
   std::vector<StepName> names;
@@ -60,7 +62,8 @@ bool register_lab() {
   return register_steps(Lab::kName, names, grade_step<Lab>) && register_listing(Lab::kName, list_steps<Lab>) &&
          register_calibration(Lab::kName, calibrate<Lab>) && register_drawn_sizes(Lab::kName, Lab::drawn_sizes) &&
          register_ladder_tests(Lab::kName, check_bars_discriminate<Lab>, check_bars_admit_witnesses<Lab>) &&
-         register_profile(Lab::kName, Lab::counters, profile_step<Lab>);
+         register_profile(Lab::kName, Lab::counters, profile_step<Lab>) &&
+         register_plan_check(Lab::kName, check_plans<Lab>);
 }
 
 }  // namespace workbook

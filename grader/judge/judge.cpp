@@ -18,6 +18,7 @@
 #include "as_data.h"
 #include "buffers.h"
 #include "defences.h"
+#include "described_device.h"
 #include "machine_code.h"
 #include "session.h"
 #include "workbook/cuda.h"
@@ -32,11 +33,7 @@ std::unique_ptr<Judge>& the_judge() {
   return judge;
 }
 
-plan::DeviceLimits limits_of_this_device() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp p{};
-  CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+plan::DeviceLimits limits_of(const cudaDeviceProp& p) {
   plan::DeviceLimits limits;
   limits.max_threads_per_block = static_cast<std::uint32_t>(p.maxThreadsPerBlock);
   limits.max_block = {static_cast<std::uint32_t>(p.maxThreadsDim[0]), static_cast<std::uint32_t>(p.maxThreadsDim[1]),
@@ -45,6 +42,28 @@ plan::DeviceLimits limits_of_this_device() {
                      static_cast<std::uint32_t>(p.maxGridSize[2])};
   limits.max_dynamic_shared_bytes = static_cast<std::uint32_t>(p.sharedMemPerBlockOptin);
   return limits;
+}
+
+plan::DeviceLimits limits_of_this_device() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp p{};
+  CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  return limits_of(p);
+}
+
+// Without a GPU the driver cannot say a kernel's parameters: each kernel of a plan is taken to have
+// the parameters its launches pass (a launch through workbook::launch passes its kernel's own).
+plan::ParameterSizes parameter_sizes_as_launched(const plan::Plan& plan) {
+  return [&plan](const std::string& name) -> std::optional<std::vector<std::size_t>> {
+    for (const plan::Operation& operation : plan.operations)
+      if (const auto* launched = std::get_if<plan::KernelLaunch>(&operation); launched && launched->kernel == name) {
+        std::vector<std::size_t> sizes;
+        for (const plan::Bytes& argument : launched->arguments) sizes.push_back(argument.size());
+        return sizes;
+      }
+    return std::nullopt;
+  };
 }
 
 // What the student's kernels print with printf is theirs, not the grader's: the driver writes it to
@@ -101,11 +120,32 @@ void label_what_kernels_print() {
 }  // namespace
 
 Judge::Judge(std::string planner, const std::vector<std::string>& device_code)
-    : planner_binary_(std::move(planner)), kernels_(device_code), limits_(limits_of_this_device()) {
+    : planner_binary_(std::move(planner)),
+      kernels_(std::make_unique<StudentKernels>(device_code)),
+      limits_(limits_of_this_device()) {
   // Started now, not at the first call: its start-up (its program loaded; no CUDA context, which it
   // cannot make) overlaps the judge's own, before anything is timed, instead of adding to every
   // step's time.
   Judge::planner();
+}
+
+Judge::Judge(std::string planner, WithoutGpu)
+    : planner_binary_(std::move(planner)), limits_(limits_of(described_device())) {
+  Judge::planner();
+}
+
+plan::Reply Judge::answer_without_gpu(const plan::Question& question) {
+  using Kind = plan::Question::Kind;
+  const auto bytes_of = [](const auto& value) {
+    const auto* first = reinterpret_cast<const std::uint8_t*>(&value);
+    return plan::Bytes(first, first + sizeof value);
+  };
+  if (question.kind == Kind::kDeviceProperties) return {0, bytes_of(described_device())};
+  if (question.kind == Kind::kDeviceAttribute && question.numbers.size() == 1)
+    if (const std::optional<int> value = described_attribute(static_cast<cudaDeviceAttr>(question.numbers[0])))
+      return {0, bytes_of(*value)};
+  asked_what_only_a_gpu_knows_ = true;
+  return {cudaErrorNoDevice, {}};
 }
 
 PlannerProcess& Judge::planner() {
@@ -125,7 +165,8 @@ PlannerProcess& Judge::planner() {
                                                     if (!plan::tensor_map_outside(map, given_buffers()).empty())
                                                       return plan::Reply{1 /* cudaErrorInvalidValue */, {}};
                                                   }
-                                                  return kernels_.answer(question);
+                                                  if (!kernels_) return answer_without_gpu(question);
+                                                  return kernels_->answer(question);
                                                 });
   return *planner_;
 }
@@ -133,12 +174,16 @@ PlannerProcess& Judge::planner() {
 const plan::Plan& Judge::plan_of(const std::string& function, const plan::Bytes& arguments) {
   plan::Book::Key key{function, arguments};
   if (const plan::Plan* known = plans_.find(key)) return *known;
+  asked_what_only_a_gpu_knows_ = false;
   plan::Plan plan = planner().call({function, arguments});
   // What the launcher threw, as the student wrote it: the step's reason, and a line of the judge's
   // own output (doctest's), from here on. As data at the boundary it crossed, whoever writes it next.
   plan.failure = line_as_data(plan.failure);
+  if (!plan.failure.empty() && !plan.not_implemented && asked_what_only_a_gpu_knows_) needed_a_gpu_.insert(key);
   if (plan.failure.empty()) {
-    const plan::ParameterSizes sizes = [this](const std::string& name) { return kernels_.parameter_sizes(name); };
+    const plan::ParameterSizes sizes =
+        kernels_ ? plan::ParameterSizes([this](const std::string& name) { return kernels_->parameter_sizes(name); })
+                 : parameter_sizes_as_launched(plan);
     if (std::string fault = fault_of(plan, function, writable_buffers(), limits_, sizes); !fault.empty()) {
       plan = {};
       plan.failure = std::move(fault);  // kept, and thrown again at every call of this problem
@@ -149,18 +194,19 @@ const plan::Plan& Judge::plan_of(const std::string& function, const plan::Bytes&
 
 void Judge::launch(const std::string& function, const plan::Bytes& arguments, cudaStream_t stream) {
   const plan::Plan& plan = plan_of(function, arguments);
+  if (needed_a_gpu_.contains({function, arguments})) throw NeedsAGpu(plan.failure);
   throw_failure_of(plan);
   if (!plan.answer.empty()) throw std::runtime_error(function + " returned a value, but it is a launcher");
   last_call_launched_nothing_ =
       std::none_of(plan.operations.begin(), plan.operations.end(),
                    [](const plan::Operation& o) { return std::holds_alternative<plan::KernelLaunch>(o); });
-  if (only_planning_) return;
-  kernels_.replay(plan, stream);
+  if (only_planning_ || !kernels_) return;
+  kernels_->replay(plan, stream);
   // Recorded as workbook::launch() records a launch, for the skeleton's defences and resources.
   for (const plan::Operation& operation : plan.operations)
     if (const auto* launched = std::get_if<plan::KernelLaunch>(&operation)) {
       LaunchRecord record;
-      record.kernel = kernels_.kernel(launched->kernel);
+      record.kernel = kernels_->kernel(launched->kernel);
       record.grid = dim3(launched->grid.x, launched->grid.y, launched->grid.z);
       record.block = dim3(launched->block.x, launched->block.y, launched->block.z);
       record.dynamic_shared_bytes = launched->dynamic_shared_bytes;
@@ -172,7 +218,9 @@ void Judge::launch(const std::string& function, const plan::Bytes& arguments, cu
 }
 
 plan::Bytes Judge::answer(const std::string& function, const plan::Bytes& arguments, std::size_t answer_bytes) {
-  return answer_of(plan_of(function, arguments), function, answer_bytes);
+  const plan::Plan& plan = plan_of(function, arguments);
+  if (needed_a_gpu_.contains({function, arguments})) throw NeedsAGpu(plan.failure);
+  return answer_of(plan, function, answer_bytes);
 }
 
 void Judge::plan_ahead(const std::function<void()>& body) {
@@ -193,7 +241,7 @@ Judge* judge() { return the_judge().get(); }
 
 void Judge::reset_module(cudaStream_t stream) const {
   try {
-    kernels_.restore_globals(stream);
+    if (kernels_) kernels_->restore_globals(stream);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(tagged(Defence::kFreshModule, e.what()));
   }
@@ -228,6 +276,14 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
   the_judge() = std::make_unique<Judge>(planner, device_code);
   session().judged = the_judge().get();
   machine_code_files() = device_code;
+}
+
+void start_judging_without_gpu(const std::string& planner) {
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    throw std::runtime_error("the judge could not close itself to its planner");
+  adopt_what_planners_leave();
+  the_judge() = std::make_unique<Judge>(planner, Judge::WithoutGpu{});
+  session().judged = the_judge().get();
 }
 
 }  // namespace workbook

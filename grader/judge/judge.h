@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -39,6 +40,10 @@ class Judge final : public JudgedCode {
   // `planner`: the student's planner binary (plan_NN_topic_<implementation>); `device_code`: the
   // files whose GPU code is the student's (their object, the lab's given code). Loads the kernels.
   Judge(std::string planner, const std::vector<std::string>& device_code);
+  // With no GPU (--plan-check): no kernels are loaded, the planner's questions are answered from the
+  // described GPU (described_device.h), and plans are checked, never replayed.
+  struct WithoutGpu {};
+  Judge(std::string planner, WithoutGpu);
 
   // One call of a launcher: its plan for these argument bytes, replayed on `stream`.
   void launch(const std::string& function, const plan::Bytes& arguments, cudaStream_t stream);
@@ -50,21 +55,25 @@ class Judge final : public JudgedCode {
   // about to time. Called again for what was planned ahead, it finds those plans kept.
   void plan_ahead(const std::function<void()>& body) override;
 
-  const StudentKernels& kernels() const { return kernels_; }
   bool last_call_launched_nothing() const override { return last_call_launched_nothing_; }
   // StudentKernels::restore_globals(), its failure tagged [fresh-module].
   void reset_module(cudaStream_t stream) const override;
   std::optional<KernelResources> resources(const LaunchRecord& launch) const override {
-    return kernels_.resources(launch);
+    return kernels_ ? kernels_->resources(launch) : std::nullopt;
   }
 
  private:
   const plan::Plan& plan_of(const std::string& function, const plan::Bytes& arguments);
   PlannerProcess& planner();
+  plan::Reply answer_without_gpu(const plan::Question& question);
 
   std::string planner_binary_;
-  StudentKernels kernels_;
+  std::unique_ptr<StudentKernels> kernels_;  // null without a GPU
   plan::DeviceLimits limits_;
+  // Without a GPU: whether the plan being made asked what only a GPU answers, and the problems
+  // whose plans failed after such a question (their failure says nothing of the student's code).
+  bool asked_what_only_a_gpu_knows_ = false;
+  std::set<plan::Book::Key> needed_a_gpu_;
   std::unique_ptr<PlannerProcess> planner_;
   plan::Book plans_;
   bool only_planning_ = false;
@@ -78,6 +87,8 @@ Judge* judge();
 // and the session's grading code asks it (session().judged). Also points the machine-code checks at
 // the student's files.
 void start_judging(const std::string& planner, const std::vector<std::string>& device_code);
+// The same with no GPU, for --plan-check: the judge's calls go to a Judge(planner, WithoutGpu).
+void start_judging_without_gpu(const std::string& planner);
 // Why this judge grades nothing ("" where it may): the file is someone else's (the runner set
 // WORKBOOK_CONFINEMENT_REQUIRED=1 for a submission) and this system has no Landlock, so its planner
 // could read whatever the grading user may, the instructor's solutions and a class's files included.

@@ -207,6 +207,43 @@ int held_to_rejection(const std::string& reason) {
   return 0;
 }
 
+// --plan-check, with no GPU: the lab's steps planned by the student's planner against the described
+// GPU (plan_check.h). Each finding is printed after "[workbook] plan-check: " for the runner, which
+// shows it; 0 when the check ran, 2 when it could not.
+int check_plans_without_gpu(const Options& options) {
+  if (const std::string refusal = confinement_refusal(); !refusal.empty()) {
+    std::cout << "[workbook] plan-check: not run: " << refusal << '\n';
+    return 0;
+  }
+  session().without_gpu = true;
+  session().compute_capability = device_facts().compute_capability;
+  session().seed = options.seed;
+  try {
+    start_judging_without_gpu(options.planner);
+    const auto ids = [](const std::vector<std::string>& steps) {
+      std::string list;
+      for (const std::string& id : steps) list += (list.empty() ? "" : ", ") + id;
+      return list;
+    };
+    for (const auto& [lab, check] : registered::plan_checks()) {
+      const PlanCheck checked = check();
+      for (const std::string& refusal : checked.refusals) std::cout << "[workbook] plan-check: " << refusal << '\n';
+      if (!checked.not_started.empty())
+        std::cout << "[workbook] plan-check: " << ids(checked.not_started) << ": not implemented yet\n";
+      if (!checked.needs_a_gpu.empty())
+        std::cout << "[workbook] plan-check: " << ids(checked.needs_a_gpu)
+                  << ": the launcher asks what only a GPU answers (a kernel's registers or occupancy, a tensor "
+                     "map): checked on a GPU only\n";
+      std::cout << "[workbook] plans checked without a GPU: " << checked.steps << " steps, " << checked.calls
+                << " calls; refused: " << checked.refusals.size() << '\n';
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "error: the plans could not be checked: " << error.what() << '\n';
+    return 2;
+  }
+  return 0;
+}
+
 // Grading: doctest runs the selected steps; then the rows go where they were asked to, and the exit
 // status says the steps' verdicts, or what the proofs expected of them.
 int grade(const Options& options, doctest::Context& context, Clock::time_point began) {
@@ -259,6 +296,7 @@ int main(int argc, char** argv) {
   try {
     options = parse_options(argc, argv);
     if (options.mode == Mode::kDoctestQuery) return answer_doctest_query(options);
+    if (options.mode == Mode::kPlanCheck) return check_plans_without_gpu(options);
     if (answers_without_gpu(options.mode)) return answer_without_gpu(options);
     // A measuring mode's own mistakes are said before asking for a GPU, so that they are said on any
     // machine: a bars profile that cannot be read, filters that select no test case.

@@ -904,14 +904,45 @@ std::vector<std::string> launches_past_workbook_launch(const std::string& file, 
   return found;
 }
 
-// No GPU here: what is known without one is written (the labs that failed already, or results files
-// that say why), and the exit status says which.
+// What a machine without a GPU can still say of a lab's file: its steps' plans, made by its planner
+// and checked as the judge checks them before it runs anything, against a described H100 (the
+// judge's --plan-check, grader/harness/plan_check.h). Run as a step is, confined and limited.
+void say_what_the_plans_show(Grading& g, const std::string& lab) {
+  const std::vector<std::string> command = {Checkout::judge(g.judge_dir, lab), "--plan-check",
+                                            "--planner=" + built(g.build_dir, lab, g.implementation).planner,
+                                            "--seed=" + g.seed};
+  const StepProcess p = step_process(g, lab + "-plans", command, 1, /*rows=*/false);
+  const Outcome outcome = run(p.command);
+  const std::string output = read_text(p.work + "/output.log");
+  g.log << output.substr(0, kMaxLoggedOutput);
+  fs::remove_all(p.work);
+  const std::string finding_mark = "[workbook] plan-check: ";
+  bool found = false;
+  for (const std::string& line : lines_of(output))
+    if (line.starts_with(finding_mark)) {
+      say("warning: " + lab + " without a GPU: " + line.substr(finding_mark.size()));
+      found = true;
+    }
+  if (outcome.status != 0) say("note: " + lab + "'s plans could not be checked without a GPU (grade.log says why)");
+  else if (!found)
+    say(lab +
+        ": every step's launches, planned for its correctness cases, pass the checks a GPU's grading makes "
+        "before it runs them (an H100's limits; a kernel's own resources are checked on a GPU)");
+}
+
+// No GPU here: what is known without one is said (launches past workbook::launch, what the plans
+// show) and written (the labs that failed already, or results files that say why), and the exit
+// status says which.
 int stop_without_gpu(Grading& g, const Request& r) {
   for (const std::string& lab : g.implementation == "solution" ? std::vector<std::string>{} : g.labs) {
     const std::string file = g.implementation == "submission" ? g.results + "/taken/" + g.checkout.topic_file(lab)
                                                               : g.checkout.root + "/" + g.checkout.topic_file(lab);
     for (const std::string& finding : launches_past_workbook_launch(file, g.checkout.topic_file(lab)))
       say("warning: " + finding);
+  }
+  if (g.judge && !g.labs.empty()) {
+    g.confinement = settle_confinement(g.step_program(g.labs.front()).front(), g.class_slot);
+    for (const std::string& lab : g.labs) say_what_the_plans_show(g, lab);
   }
   // A lab that did not compile (or was refused) has failed whether or not a GPU is here: its steps'
   // rows are the scorecard, and the exit status is a failure's.

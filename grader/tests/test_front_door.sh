@@ -213,6 +213,24 @@ else
   echo "FAIL: the compiler's warning on the student's file was not shown:"; grep -i "warning" <<<"$launches" | head -5; failures=$((failures + 1))
 fi
 
+# Without a GPU each step's launcher is still planned, for every correctness case, and its plans
+# checked as a GPU's grading checks them before it runs anything: a block wider than a GPU allows
+# and a launcher that throws at a size are named, step by step, and the steps not started are said.
+mkdir -p "$scratch/plans/labs/02_memory"
+sed -e 's|^void copy_several_floats(const CopyProblem& problem, cudaStream_t) {|__global__ void too_wide_kernel(float* out) { out[threadIdx.x] = 0.0f; }\
+void copy_several_floats(const CopyProblem\& problem, cudaStream_t stream) {|' \
+    -e 's|  not_implemented("TODO(02.1)", "copy_several_floats");|  workbook::launch(too_wide_kernel, 1, 2048, 0, stream, problem.out);|' \
+    -e 's|  not_implemented("TODO(02.2)", "copy_float2");|  if (problem.n > 1000) throw std::invalid_argument("my copy_float2 stops at 1000 floats");|' \
+    "$root/labs/02_memory/memory.cu" >"$scratch/plans/labs/02_memory/memory.cu"
+plans=$(env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 02 --submission "$scratch/plans" 2>&1)
+if grep -qE "warning: 02_memory without a GPU: 02.1 several floats per thread: n = 0 at .*a block of 2048 threads is more than" <<<"$plans" &&
+   grep -qE "warning: 02_memory without a GPU: 02.2 float2 loads: n = [0-9]+ .*my copy_float2 stops at 1000 floats" <<<"$plans" &&
+   grep -q "warning: 02_memory without a GPU: 02.3, 02.4, 02.5, 02.6: not implemented yet" <<<"$plans"; then
+  echo "ok: without a GPU, a block too wide and a launcher's own refusal are named at their step and size"
+else
+  echo "FAIL: without a GPU, the plans' refusals were not named:"; grep -E "without a GPU|plans" <<<"$plans" | head -5; failures=$((failures + 1))
+fi
+
 # grade-class without a GPU: every submission is built and audited, none graded, and it exits 77.
 mkdir -p "$scratch/cpu_class/bob/labs/01_latency"
 cp "$root/labs/01_latency/latency.cu" "$scratch/cpu_class/bob/labs/01_latency/"
