@@ -254,8 +254,9 @@ function(add_lab_proofs_from_table lab)
   set(table "${root}/solutions/${lab}/proofs/proofs.h")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${table}" "${root}/grader/tests/proofs_table.h"
                                                                  "${root}/grader/tests/print_proofs.cpp")
+  workbook_include_root(harness harness_root)
   try_run(printed compiled "${CMAKE_BINARY_DIR}/proofs_tables/${lab}" "${root}/grader/tests/print_proofs.cpp"
-    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${root}/solutions/${lab}/proofs;${root}/grader/tests;${root}/grader/harness"
+    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${root}/solutions/${lab}/proofs;${root}/grader/tests;${harness_root}"
     CXX_STANDARD 20
     COMPILE_OUTPUT_VARIABLE compile_output
     RUN_OUTPUT_VARIABLE arguments)
@@ -298,7 +299,9 @@ function(add_lab_proofs lab)
     add_library(${id}_proofs STATIC ${linked_proofs})
     target_link_libraries(${id}_proofs PUBLIC ${id}_interface)
     # The lab's grading folder first: its check.h, not the harness's.
-    target_include_directories(${id}_proofs PRIVATE "${root}/grader/labs/${lab}" "${root}/grader/harness" "${root}/grader/protocol")
+    workbook_include_root(harness harness_root)
+    workbook_include_root(protocol protocol_root)
+    target_include_directories(${id}_proofs PRIVATE "${root}/grader/labs/${lab}" "${harness_root}" "${protocol_root}")
     _set_lab_gpu_code(${id}_proofs)
   endif()
   _add_lab_implementation(${lab} solution "${root}/solutions/${lab}/${LAB_TOPIC}.cu" pass)

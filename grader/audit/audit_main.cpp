@@ -23,9 +23,9 @@
 #include <sstream>
 #include <string>
 
-#include "gpu_code.h"
-#include "host_audit.h"
-#include "machine_code.h"
+#include "audit/gpu_code.h"
+#include "audit/host_audit.h"
+#include "audit/machine_code.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "gpu_code.h"
+#include "audit/gpu_code.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,6 +1,6 @@
-#include "host_audit.h"
+#include "audit/host_audit.h"
 
-#include "command_output.h"
+#include "audit/command_output.h"
 
 #include <unistd.h>
 
@@ -151,9 +151,11 @@ std::string include_refusal(const std::string& name, const IncludeRules& rules) 
            "kernels, so write this one instead";
   if (rules.exists(rules.lab_folder + "/" + name)) return "";
   if (name.rfind("workbook/", 0) == 0 && rules.exists(rules.student_headers + "/" + name)) return "";
-  // A header of one of the grader's folders (grader/audit, grader/harness, grader/protocol...).
+  // A header of one of the grader's folders (grader/audit, grader/harness, grader/protocol...), by its
+  // bare name or as the grader's own files name it, by its folder ("harness/skeleton.h").
   for (const char* folder : kGraderFolders)
-    if (rules.exists(rules.internals + "/" + folder + "/" + name))
+    if (rules.exists(rules.internals + "/" + folder + "/" + name) ||
+        (name.rfind(std::string(folder) + "/", 0) == 0 && rules.exists(rules.internals + "/" + name)))
       return "the grader's own header, not one of the workbook's student headers (workbook/...): " + allowed;
   // A path from the checkout's top (grader/..., solutions/..., labs/<another lab>/...): the build
   // would not find it, and it is not the student's to include.

@@ -1,4 +1,4 @@
-#include "machine_code.h"
+#include "audit/machine_code.h"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "command_output.h"
+#include "audit/command_output.h"
 
 #ifndef WORKBOOK_CUOBJDUMP
 #define WORKBOOK_CUOBJDUMP "cuobjdump"  // the build names the toolkit's own; else the PATH's

@@ -1,12 +1,12 @@
-#include "buffers.h"
+#include "harness/buffers.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 
-#include "device_check.cuh"
-#include "parallel.h"
-#include "session.h"
+#include "harness/device_check.cuh"
+#include "harness/parallel.h"
+#include "harness/session.h"
 
 namespace workbook {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "check.h"
-#include "plan.h"
+#include "harness/check.h"
+#include "protocol/plan.h"
 #include "workbook/cuda.h"
 
 namespace workbook {

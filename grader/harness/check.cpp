@@ -1,4 +1,4 @@
-#include "check.h"
+#include "harness/check.h"
 
 #include <sstream>
 

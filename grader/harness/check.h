@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "parallel.h"
+#include "harness/parallel.h"
 
 namespace workbook {
 

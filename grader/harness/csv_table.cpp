@@ -1,9 +1,9 @@
-#include "csv_table.h"
+#include "harness/csv_table.h"
 
 #include <stdexcept>
 #include <utility>
 
-#include "as_data.h"
+#include "protocol/as_data.h"
 
 namespace workbook {
 

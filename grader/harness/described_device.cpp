@@ -1,4 +1,4 @@
-#include "described_device.h"
+#include "harness/described_device.h"
 
 #include <cstring>
 

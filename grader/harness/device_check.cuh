@@ -2,8 +2,8 @@
 // the truth from an input's seed, and the way a failing element is counted.
 #pragma once
 
-#include "buffers.h"
-#include "random.cuh"
+#include "harness/buffers.h"
+#include "harness/random.cuh"
 
 namespace workbook {
 

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "session.h"
+#include "harness/session.h"
 
 namespace workbook {
 

@@ -1,4 +1,4 @@
-#include "gpu_neighbours.h"
+#include "harness/gpu_neighbours.h"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>

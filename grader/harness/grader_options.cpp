@@ -1,5 +1,5 @@
 // The grader program's flags, each written once: its modes, what it sets, its line of --help.
-#include "grader_options.h"
+#include "harness/grader_options.h"
 
 #include <fcntl.h>
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "registrations.h"
+#include "harness/registrations.h"
 
 namespace workbook {
 

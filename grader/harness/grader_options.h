@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "defences.h"
+#include "harness/defences.h"
 
 namespace workbook {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "resources.h"
+#include "harness/resources.h"
 #include "workbook/launch_log.h"
 
 namespace workbook {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "buffers.h"
-#include "rows.h"
-#include "timing.h"
+#include "harness/buffers.h"
+#include "harness/timing.h"
+#include "protocol/rows.h"
 
 namespace workbook {
 

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "grade_step.h"
-#include "lab.h"
-#include "reference_values.h"
-#include "rows.h"
-#include "witness_registry.h"
+#include "harness/grade_step.h"
+#include "harness/lab.h"
+#include "harness/reference_values.h"
+#include "harness/witness_registry.h"
+#include "protocol/rows.h"
 
 namespace workbook {
 

@@ -1,8 +1,8 @@
 #include <cuda_runtime.h>
 
-#include "peaks.h"
-#include "resources.h"
-#include "timing.h"
+#include "harness/peaks.h"
+#include "harness/resources.h"
+#include "harness/timing.h"
 #include "workbook/cuda.h"
 #include "workbook/launch.cuh"
 

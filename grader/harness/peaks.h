@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "device_limits.h"
+#include "harness/device_limits.h"
 
 namespace workbook {
 

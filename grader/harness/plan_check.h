@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "judged_code.h"
-#include "lab.h"
-#include "session.h"
+#include "harness/judged_code.h"
+#include "harness/lab.h"
+#include "harness/session.h"
 #include "workbook/cuda.h"
 
 namespace workbook {

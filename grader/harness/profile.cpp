@@ -1,4 +1,4 @@
-#include "profile.h"
+#include "harness/profile.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,10 +9,10 @@
 #include <iostream>
 #include <string>
 
-#include "as_data.h"
-#include "grade_step.h"
-#include "judged_code.h"
-#include "session.h"
+#include "harness/grade_step.h"
+#include "harness/judged_code.h"
+#include "harness/session.h"
+#include "protocol/as_data.h"
 #include "workbook/cuda.h"
 
 namespace workbook {

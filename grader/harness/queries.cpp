@@ -1,7 +1,7 @@
 // The grader program's modes that answer with no GPU, from what the lab registered: the lab
 // described whole (the runner's one question), its steps, the sizes a seed draws, a step's profile
 // table, its benchmark's columns.
-#include "queries.h"
+#include "harness/queries.h"
 
 #include <fstream>
 #include <iomanip>
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "bars_profile.h"
-#include "lab_facts.h"
-#include "profile.h"
-#include "registrations.h"
-#include "session.h"
+#include "harness/profile.h"
+#include "harness/registrations.h"
+#include "harness/session.h"
+#include "protocol/bars_profile.h"
+#include "protocol/lab_facts.h"
 
 namespace workbook {
 

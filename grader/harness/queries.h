@@ -2,7 +2,7 @@
 // from what the lab registered and returns the exit status; a file that cannot be read throws.
 #pragma once
 
-#include "grader_options.h"
+#include "harness/grader_options.h"
 
 namespace workbook {
 

@@ -1,4 +1,4 @@
-#include "reference_values.h"
+#include "harness/reference_values.h"
 
 #include <doctest/doctest.h>
 
@@ -6,8 +6,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "rows.h"  // fixed()
-#include "session.h"
+#include "harness/session.h"
+#include "protocol/rows.h"  // fixed()
 
 namespace workbook {
 

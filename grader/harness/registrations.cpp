@@ -1,7 +1,7 @@
 // The grader program's registries (what register_lab<Lab>() hands over before main() runs: the
 // steps as doctest test cases, the lab's tests, and a function for each of the program's modes) and
 // the doctest listeners that count a grading's test cases and hand each step's rows to the runner.
-#include "registrations.h"
+#include "harness/registrations.h"
 
 #include <doctest/doctest.h>
 
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "exit_codes.h"
-#include "rows.h"
+#include "protocol/exit_codes.h"
+#include "protocol/rows.h"
 
 namespace workbook {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "profile.h"
-#include "session.h"
+#include "harness/profile.h"
+#include "harness/session.h"
 
 namespace workbook::registered {
 

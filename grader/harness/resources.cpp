@@ -1,13 +1,13 @@
-#include "resources.h"
+#include "harness/resources.h"
 
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
 #include <utility>
 
-#include "described_device.h"
-#include "judged_code.h"
-#include "session.h"
+#include "harness/described_device.h"
+#include "harness/judged_code.h"
+#include "harness/session.h"
 #include "workbook/cuda.h"
 
 namespace workbook {

@@ -1,10 +1,10 @@
-#include "session.h"
+#include "harness/session.h"
 
 #include <sys/random.h>
 
 #include <stdexcept>
 
-#include "random.cuh"
+#include "harness/random.cuh"
 
 namespace workbook {
 

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "bars_profile.h"
-#include "csv_table.h"
-#include "defences.h"
-#include "profile.h"
-#include "rows.h"
-#include "timing.h"
+#include "harness/csv_table.h"
+#include "harness/defences.h"
+#include "harness/profile.h"
+#include "harness/timing.h"
+#include "protocol/bars_profile.h"
+#include "protocol/rows.h"
 
 namespace workbook {
 

@@ -1,4 +1,4 @@
-#include "skeleton.h"
+#include "harness/skeleton.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "machine_code.h"
+#include "audit/machine_code.h"
 
 namespace workbook {
 

@@ -39,13 +39,13 @@
 #include <string>
 #include <vector>
 
-#include "drawn_sizes.h"
-#include "grade_step.h"
-#include "lab.h"
-#include "ladder.h"
-#include "plan_check.h"
-#include "profile_step.h"
-#include "session.h"
+#include "harness/drawn_sizes.h"
+#include "harness/grade_step.h"
+#include "harness/lab.h"
+#include "harness/ladder.h"
+#include "harness/plan_check.h"
+#include "harness/profile_step.h"
+#include "harness/session.h"
 
 namespace workbook {
 

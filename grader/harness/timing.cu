@@ -1,9 +1,9 @@
-#include "timing.h"
+#include "harness/timing.h"
 
 #include <chrono>
 #include <numeric>
 
-#include "stats.h"
+#include "harness/stats.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
 

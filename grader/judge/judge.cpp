@@ -1,4 +1,4 @@
-#include "judge.h"
+#include "judge/judge.h"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -15,12 +15,12 @@
 #include <thread>
 #include <variant>
 
-#include "as_data.h"
-#include "buffers.h"
-#include "defences.h"
-#include "described_device.h"
-#include "machine_code.h"
-#include "session.h"
+#include "audit/machine_code.h"
+#include "harness/buffers.h"
+#include "harness/defences.h"
+#include "harness/described_device.h"
+#include "harness/session.h"
+#include "protocol/as_data.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
 

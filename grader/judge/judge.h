@@ -28,10 +28,10 @@
 #include <utility>
 #include <vector>
 
-#include "judged_code.h"
-#include "plan.h"
-#include "planner_process.h"
-#include "replay.h"
+#include "harness/judged_code.h"
+#include "judge/planner_process.h"
+#include "judge/replay.h"
+#include "protocol/plan.h"
 
 namespace workbook {
 

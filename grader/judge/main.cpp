@@ -16,15 +16,15 @@
 #include <string>
 #include <vector>
 
-#include "bars_profile.h"
-#include "grader_options.h"
-#include "judge.h"
-#include "peaks.h"
-#include "queries.h"
-#include "registrations.h"
-#include "resources.h"
-#include "rows.h"
-#include "session.h"
+#include "harness/grader_options.h"
+#include "harness/peaks.h"
+#include "harness/queries.h"
+#include "harness/registrations.h"
+#include "harness/resources.h"
+#include "harness/session.h"
+#include "judge/judge.h"
+#include "protocol/bars_profile.h"
+#include "protocol/rows.h"
 #include "workbook/cuda.h"
 
 namespace workbook {

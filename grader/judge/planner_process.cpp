@@ -1,4 +1,4 @@
-#include "planner_process.h"
+#include "judge/planner_process.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "exit_codes.h"
+#include "protocol/exit_codes.h"
 
 namespace workbook {
 

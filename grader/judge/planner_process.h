@@ -15,9 +15,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "arguments.h"
-#include "as_data.h"
-#include "plan.h"
+#include "protocol/arguments.h"
+#include "protocol/as_data.h"
+#include "protocol/plan.h"
 #include "workbook/cuda.h"
 
 namespace workbook {

@@ -1,4 +1,4 @@
-#include "replay.h"
+#include "judge/replay.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <variant>
 
-#include "buffers.h"
-#include "gpu_code.h"
-#include "machine_code.h"
+#include "audit/gpu_code.h"
+#include "audit/machine_code.h"
+#include "harness/buffers.h"
 #include "workbook/launch_log.h"
 
 namespace workbook {

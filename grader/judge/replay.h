@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "plan.h"
-#include "resources.h"
+#include "harness/resources.h"
+#include "protocol/plan.h"
 #include "workbook/launch_log.h"
 
 namespace workbook {

@@ -1,4 +1,4 @@
-#include "planner.h"
+#include "planner/planner.h"
 
 #include <exception>
 #include <optional>

@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "arguments.h"
-#include "plan.h"
+#include "protocol/arguments.h"
+#include "protocol/plan.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
 

@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "planner.h"
+#include "planner/planner.h"
 #include "workbook/launch_log.h"
 
 namespace {

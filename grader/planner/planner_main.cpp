@@ -10,7 +10,7 @@
 #include <exception>
 #include <iostream>
 
-#include "planner.h"
+#include "planner/planner.h"
 
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {

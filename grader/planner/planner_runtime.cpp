@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "planner.h"
+#include "planner/planner.h"
 
 namespace {
 

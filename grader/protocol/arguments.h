@@ -9,7 +9,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "plan.h"
+#include "protocol/plan.h"
 
 namespace workbook {
 

@@ -1,4 +1,4 @@
-#include "as_data.h"
+#include "protocol/as_data.h"
 
 #include <cstddef>
 

@@ -1,9 +1,9 @@
-#include "bars_profile.h"
+#include "protocol/bars_profile.h"
 
 #include <iomanip>
 #include <stdexcept>
 
-#include "config_lines.h"
+#include "protocol/config_lines.h"
 
 namespace workbook {
 

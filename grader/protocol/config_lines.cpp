@@ -1,4 +1,4 @@
-#include "config_lines.h"
+#include "protocol/config_lines.h"
 
 #include <fstream>
 #include <stdexcept>

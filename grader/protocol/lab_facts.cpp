@@ -1,4 +1,4 @@
-#include "lab_facts.h"
+#include "protocol/lab_facts.h"
 
 #include <sstream>
 #include <stdexcept>

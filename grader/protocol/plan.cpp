@@ -1,4 +1,4 @@
-#include "plan.h"
+#include "protocol/plan.h"
 
 #include <algorithm>
 #include <iterator>

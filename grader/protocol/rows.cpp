@@ -1,4 +1,4 @@
-#include "rows.h"
+#include "protocol/rows.h"
 
 #include <unistd.h>
 
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "as_data.h"
+#include "protocol/as_data.h"
 
 namespace workbook {
 

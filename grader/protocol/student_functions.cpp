@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
   std::ostringstream planner;
   planner << written
           << "// The functions the planner serves: each called here, with the judge's arguments, never in the judge.\n"
-          << "#include \"" << included << "\"\n#include \"planner.h\"\n\n"
+          << "#include \"" << included << "\"\n#include \"planner/planner.h\"\n\n"
           << "const std::vector<workbook::StudentFunction>& workbook::lab_functions() {\n"
           << "  static const std::vector<StudentFunction> functions = {\n";
   for (const StudentFunction& f : functions) planner << "      WORKBOOK_STUDENT_FUNCTION(" << f.qualified() << "),\n";
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
   std::ostringstream judge;
   judge << written
         << "// The judge's stand-ins: each asks the student's planner for itself by its own name (__func__).\n"
-        << "#include \"judge.h\"\n#include \"" << included << "\"\n";
+        << "#include \"judge/judge.h\"\n#include \"" << included << "\"\n";
   for (const StudentFunction& f : functions) {
     // Defined by the qualified name, so that a signature other than the header's does not compile;
     // the result type after the name, where the lab's namespace names it.

@@ -1,4 +1,4 @@
-#include "build.h"
+#include "runner/build.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,9 +10,9 @@
 #include <set>
 #include <sstream>
 
-#include "as_data.h"
-#include "built.h"
-#include "process.h"
+#include "protocol/as_data.h"
+#include "runner/built.h"
+#include "runner/process.h"
 
 namespace workbook::runner {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "checkout.h"
+#include "runner/checkout.h"
 
 namespace workbook::runner {
 

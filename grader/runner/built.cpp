@@ -1,10 +1,10 @@
-#include "built.h"
+#include "runner/built.h"
 
 #include <fstream>
 #include <map>
 #include <string>
 
-#include "checkout.h"
+#include "runner/checkout.h"
 
 namespace workbook::runner {
 

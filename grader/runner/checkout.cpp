@@ -1,4 +1,4 @@
-#include "checkout.h"
+#include "runner/checkout.h"
 
 #include <unistd.h>
 
@@ -11,11 +11,11 @@
 #include <regex>
 #include <sstream>
 
-#include "bars_profile.h"
-#include "build.h"
-#include "built.h"
-#include "lab_facts.h"
-#include "process.h"
+#include "protocol/bars_profile.h"
+#include "protocol/lab_facts.h"
+#include "runner/build.h"
+#include "runner/built.h"
+#include "runner/process.h"
 
 namespace workbook::runner {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "exit_codes.h"
+#include "protocol/exit_codes.h"
 
 namespace workbook::runner {
 

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "as_data.h"
-#include "build.h"
-#include "collect.h"
-#include "commands.h"
-#include "instructor_copy.h"
-#include "process.h"
+#include "protocol/as_data.h"
+#include "runner/build.h"
+#include "runner/collect.h"
+#include "runner/commands.h"
+#include "runner/instructor_copy.h"
+#include "runner/process.h"
 
 namespace workbook::runner {
 

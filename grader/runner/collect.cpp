@@ -1,4 +1,4 @@
-#include "collect.h"
+#include "runner/collect.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

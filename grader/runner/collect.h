@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "rows.h"
+#include "protocol/rows.h"
 
 namespace workbook::runner {
 

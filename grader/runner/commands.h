@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "checkout.h"
-#include "reports.h"
+#include "runner/checkout.h"
+#include "runner/reports.h"
 
 namespace workbook::runner {
 

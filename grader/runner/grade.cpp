@@ -21,13 +21,13 @@
 #include <string>
 #include <vector>
 
-#include "as_data.h"
-#include "bars_profile.h"
-#include "build.h"
-#include "built.h"
-#include "collect.h"
-#include "commands.h"
-#include "process.h"
+#include "protocol/as_data.h"
+#include "protocol/bars_profile.h"
+#include "runner/build.h"
+#include "runner/built.h"
+#include "runner/collect.h"
+#include "runner/commands.h"
+#include "runner/process.h"
 
 namespace workbook::runner {
 

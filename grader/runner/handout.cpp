@@ -21,10 +21,10 @@
 #include <string_view>
 #include <vector>
 
-#include "built.h"
-#include "commands.h"
-#include "instructor_copy.h"
-#include "process.h"
+#include "runner/built.h"
+#include "runner/commands.h"
+#include "runner/instructor_copy.h"
+#include "runner/process.h"
 
 namespace workbook::runner {
 

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "build.h"
-#include "commands.h"
-#include "process.h"
+#include "runner/build.h"
+#include "runner/commands.h"
+#include "runner/process.h"
 
 namespace workbook::runner {
 

@@ -1,9 +1,9 @@
-#include "instructor_copy.h"
+#include "runner/instructor_copy.h"
 
 #include <filesystem>
 #include <sstream>
 
-#include "commands.h"
+#include "runner/commands.h"
 
 namespace workbook::runner {
 

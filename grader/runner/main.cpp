@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "as_data.h"
-#include "checkout.h"
-#include "commands.h"
+#include "protocol/as_data.h"
+#include "runner/checkout.h"
+#include "runner/commands.h"
 
 namespace {
 

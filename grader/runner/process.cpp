@@ -1,4 +1,4 @@
-#include "process.h"
+#include "runner/process.h"
 
 #include <dirent.h>
 #include <fcntl.h>

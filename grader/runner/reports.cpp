@@ -1,4 +1,4 @@
-#include "reports.h"
+#include "runner/reports.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "as_data.h"
-#include "config_lines.h"
+#include "protocol/as_data.h"
+#include "protocol/config_lines.h"
 
 namespace workbook {
 

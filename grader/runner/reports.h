@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "rows.h"
+#include "protocol/rows.h"
 
 namespace workbook {
 

@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "bars_profile.h"
-#include "build.h"
-#include "built.h"
-#include "commands.h"
-#include "process.h"
+#include "protocol/bars_profile.h"
+#include "runner/build.h"
+#include "runner/built.h"
+#include "runner/commands.h"
+#include "runner/process.h"
 
 namespace workbook::runner {
 

@@ -22,7 +22,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "planner.h"
+#include "planner/planner.h"
 #include "planner_student.h"
 
 namespace {

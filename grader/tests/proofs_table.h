@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "defences.h"
+#include "harness/defences.h"
 
 namespace workbook::proofs {
 

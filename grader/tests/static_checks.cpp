@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "command_output.h"
+#include "audit/command_output.h"
 
 namespace {
 

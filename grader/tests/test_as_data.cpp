@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "as_data.h"
-#include "commands.h"
-#include "grade_step.h"
-#include "planner_process.h"
+#include "harness/grade_step.h"
+#include "judge/planner_process.h"
+#include "protocol/as_data.h"
+#include "runner/commands.h"
 
 using namespace std::string_literals;
 using workbook::line_as_data;

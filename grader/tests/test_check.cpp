@@ -5,9 +5,9 @@
 #include <limits>
 #include <vector>
 
-#include "check.h"
-#include "device_limits.h"
-#include "parallel.h"
+#include "harness/check.h"
+#include "harness/device_limits.h"
+#include "harness/parallel.h"
 
 using namespace workbook;
 

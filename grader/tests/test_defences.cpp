@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
-#include "defences.h"
-#include "grade_step.h"
-#include "resources.h"
+#include "harness/defences.h"
+#include "harness/grade_step.h"
+#include "harness/resources.h"
 
 using namespace workbook;
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu_code.h"
+#include "audit/gpu_code.h"
 
 using namespace workbook;
 

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <string>
 
+#include "judge/planner_process.h"
 #include "latency.h"
-#include "planner_process.h"
 #include "reduce_scan.h"
 
 TEST_CASE("lab planners: 01.3's calculator answers through the solution's planner as called directly") {

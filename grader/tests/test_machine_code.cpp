@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "command_output.h"
-#include "machine_code.h"
+#include "audit/command_output.h"
+#include "audit/machine_code.h"
 
 using namespace workbook;
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.h"
+#include "protocol/plan.h"
 
 using namespace workbook::plan;
 

@@ -27,7 +27,7 @@
 #include <variant>
 #include <vector>
 
-#include "planner_process.h"
+#include "judge/planner_process.h"
 #include "planner_student.h"
 
 using planner_test::Chain;

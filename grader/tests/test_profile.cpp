@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "profile.h"
+#include "harness/profile.h"
 
 using namespace workbook::profile;
 

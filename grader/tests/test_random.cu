@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "random.cuh"
+#include "harness/random.cuh"
 
 TEST_CASE("random ints: one stream per key, every 32-bit value reachable, negative ones as often as not") {
   const std::uint64_t key = workbook::random_key(2026), other = workbook::random_key(2027);

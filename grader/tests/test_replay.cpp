@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "gpu_code.h"
-#include "plan.h"
-#include "planner.h"
-#include "replay.h"
+#include "audit/gpu_code.h"
+#include "judge/replay.h"
+#include "planner/planner.h"
+#include "protocol/plan.h"
 #include "workbook/cuda.h"
 #include "workbook/launch_log.h"
 

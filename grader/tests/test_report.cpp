@@ -12,10 +12,10 @@
 #include <string>
 #include <tuple>
 
-#include "csv_table.h"
-#include "lab_facts.h"
-#include "reports.h"
-#include "rows.h"
+#include "harness/csv_table.h"
+#include "protocol/lab_facts.h"
+#include "protocol/rows.h"
+#include "runner/reports.h"
 
 using namespace workbook;
 

@@ -12,10 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "bars_profile.h"
-#include "build.h"
-#include "collect.h"
-#include "process.h"
+#include "protocol/bars_profile.h"
+#include "runner/build.h"
+#include "runner/collect.h"
+#include "runner/process.h"
 
 using namespace workbook;
 using namespace workbook::runner;

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "stats.h"
+#include "harness/stats.h"
 
 using namespace workbook;
 

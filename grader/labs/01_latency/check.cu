@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "device_check.cuh"
+#include "harness/device_check.cuh"
 #include "workbook/cuda.h"
 
 namespace latency_check {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "buffers.h"
+#include "harness/buffers.h"
 #include "latency.h"
 
 namespace latency_check {

@@ -30,10 +30,10 @@
 
 #include "baseline.h"
 #include "check.h"
+#include "harness/reference_values.h"
+#include "harness/skeleton.h"
 #include "latency.h"
 #include "oracle.h"
-#include "reference_values.h"
-#include "skeleton.h"
 
 namespace {
 

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "baseline.h"
+#include "harness/skeleton.h"
 #include "memory.h"
-#include "skeleton.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // in `in` (computed from its seed, not read back from `in`).
 #include "check.h"
 
-#include "device_check.cuh"
+#include "harness/device_check.cuh"
 
 namespace transpose_check {
 

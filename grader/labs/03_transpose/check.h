@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "buffers.h"
+#include "harness/buffers.h"
 
 namespace transpose_check {
 

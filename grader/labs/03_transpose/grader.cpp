@@ -20,8 +20,8 @@
 
 #include "baseline.h"
 #include "check.h"
+#include "harness/skeleton.h"
 #include "oracle.h"
-#include "skeleton.h"
 #include "transpose.h"
 
 namespace {

@@ -1,6 +1,6 @@
 #include "check.h"
 
-#include "device_check.cuh"
+#include "harness/device_check.cuh"
 
 namespace sgemm_check {
 

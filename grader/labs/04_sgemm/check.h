@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "buffers.h"
+#include "harness/buffers.h"
 #include "oracle.h"
 
 namespace sgemm_check {

@@ -25,9 +25,9 @@
 
 #include "baseline.h"
 #include "check.h"
+#include "harness/skeleton.h"
 #include "oracle.h"
 #include "sgemm.h"
-#include "skeleton.h"
 
 namespace {
 

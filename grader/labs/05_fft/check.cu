@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "device_check.cuh"
+#include "harness/device_check.cuh"
 
 namespace fft_check {
 

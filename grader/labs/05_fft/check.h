@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "buffers.h"
+#include "harness/buffers.h"
 #include "oracle.h"
 
 namespace fft_check {

@@ -29,8 +29,8 @@
 #include "baseline.h"
 #include "check.h"
 #include "fft.h"
+#include "harness/skeleton.h"
 #include "oracle.h"
-#include "skeleton.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "device_check.cuh"
+#include "harness/device_check.cuh"
 
 namespace reduce_scan_check {
 

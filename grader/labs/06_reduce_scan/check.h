@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "buffers.h"
+#include "harness/buffers.h"
 
 namespace reduce_scan_check {
 

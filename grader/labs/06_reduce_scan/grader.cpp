@@ -26,10 +26,10 @@
 
 #include "baseline.h"
 #include "check.h"
+#include "harness/peaks.h"
+#include "harness/skeleton.h"
 #include "oracle.h"
-#include "peaks.h"
 #include "reduce_scan.h"
-#include "skeleton.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "parallel.h"
+#include "harness/parallel.h"
 
 namespace reduce_scan_oracle {
 

@@ -1,4 +1,4 @@
 // Compiled with the audit's include path: its own headers.
-#include "gpu_code.h"
-#include "host_audit.h"
-#include "machine_code.h"
+#include "audit/gpu_code.h"
+#include "audit/host_audit.h"
+#include "audit/machine_code.h"

@@ -1,3 +1,3 @@
 // Compiled with the audit's include path, it must not compile: the checks that run no student code
 // stand on nothing of the grader's.
-#include "skeleton.h"
+#include "harness/skeleton.h"

@@ -1,4 +1,4 @@
 // Compiled with the planner's include path: its own header and the protocol it speaks.
-#include "arguments.h"
-#include "plan.h"
-#include "planner.h"
+#include "planner/planner.h"
+#include "protocol/arguments.h"
+#include "protocol/plan.h"

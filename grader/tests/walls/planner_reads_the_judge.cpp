@@ -1,3 +1,3 @@
 // Compiled with the planner's include path, it must not compile: the planner, which runs a student's
 // host code, knows nothing of the judge that checks its plans.
-#include "judge.h"
+#include "judge/judge.h"

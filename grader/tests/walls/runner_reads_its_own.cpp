@@ -1,6 +1,6 @@
 // Compiled with the runner's include path: its own headers and the protocol.
-#include "as_data.h"
-#include "bars_profile.h"
-#include "exit_codes.h"
-#include "reports.h"
-#include "rows.h"
+#include "protocol/as_data.h"
+#include "protocol/bars_profile.h"
+#include "protocol/exit_codes.h"
+#include "protocol/rows.h"
+#include "runner/reports.h"

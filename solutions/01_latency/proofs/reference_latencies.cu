@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "check.h"  // the chase's shape and the values' keys
-#include "reference_values.h"
+#include "harness/reference_values.h"
 #include "workbook/cuda.h"
 
 namespace latency_reference {

@@ -1,7 +1,7 @@
 // The witness of 01.4: see witness.h. kIlp chains per thread stepped together, the step loop
 // unrolled 16 times and 32-bit indices, the two things the handout says the H100 measured.
 #include "witness.h"
-#include "witness_registry.h"
+#include "harness/witness_registry.h"
 
 #include <stdexcept>
 #include <string>

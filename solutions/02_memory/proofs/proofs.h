@@ -38,7 +38,8 @@ inline const workbook::proofs::Table kProofs{
                         {"include_a_system_file", "an absolute path"},
                         {"include_by_macro", "a file named by a macro"},
                         {"include_the_grader", "a file of the workbook's own"},
-                        {"include_a_protocol_header", "the grader's own header"}},
+                        {"include_a_protocol_header", "the grader's own header"},
+                        {"include_a_harness_header_by_folder", "the grader's own header"}},
     // Host code that cheats (code before main and after the verdict, a process, a raw system call, an
     // interposed CUDA function, a side stream, rows forged from a constructor and at every call, a
     // grandchild left to rewrite files, pointer arithmetic from the launcher's argument, a grandchild

@@ -2,7 +2,7 @@
 // handout prescribes: a 32 x 32 tile, 32 x 8 threads, each thread four rows of it; every load and
 // store guarded by the matrix's bounds.
 #include "witness.h"
-#include "witness_registry.h"
+#include "harness/witness_registry.h"
 
 #include "given.cuh"  // validate(), at()
 #include "workbook/launch.cuh"

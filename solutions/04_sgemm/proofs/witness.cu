@@ -4,7 +4,7 @@
 // handout does not ask for. Where a witness and the reference solution differ, the difference is
 // tuning the bar must not demand.
 #include "witness.h"
-#include "witness_registry.h"
+#include "harness/witness_registry.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -5,7 +5,7 @@
 // twiddle computed where it is used by given.cuh's twiddle(). No padding, no twiddle table, one
 // transform per block: what 05.5 adds is not asked of 05.1 to 05.4.
 #include "witness.h"
-#include "witness_registry.h"
+#include "harness/witness_registry.h"
 
 #include "given.cuh"  // validate(), cadd, csub, cmul, times_minus_i, twiddle
 #include "workbook/launch.cuh"

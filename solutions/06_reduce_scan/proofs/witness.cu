@@ -5,7 +5,7 @@
 // Hillis-Steele by shuffles, each scanning blocks and then, the same way, the blocks' totals; and a
 // reduce-then-scan with 16 elements per thread, moved through shared memory a warp at a time.
 #include "witness.h"
-#include "witness_registry.h"
+#include "harness/witness_registry.h"
 
 #include <algorithm>
 
