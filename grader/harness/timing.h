@@ -39,8 +39,9 @@ struct TimedWork {
 // Each work is timed as long as its own noise needs (docs/timing.md, "Until precise"): warm-up calls
 // until it has had warmup_runs or warmup_seconds of them (at least one); then timed calls until the
 // relative standard error of its mean is under the target, after at least min_runs, or min_seconds of
-// timed calls where those come first (never fewer than kFewestRuns). A work that is done leaves the
-// rotation; the others go on, interleaved. max_runs and max_seconds end it all.
+// timed calls where those come first (never fewer than kFewestRuns). Where L2 is flushed before every
+// call, a work that is done leaves the rotation and the others go on, interleaved; without the flush
+// all stay until all are done (timing.cu says why). max_runs and max_seconds end it all.
 struct TimingOptions {
   int warmup_runs = 3;
   double warmup_seconds = 0.1;
