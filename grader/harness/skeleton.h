@@ -11,7 +11,10 @@
 //   describe(step, condition)          the row's "measured at" text
 //   correctness_cases(), make_case()   the shapes checked (or correctness_cases(step), where steps
 //                                      differ), and one of them built: its arrays, its problem and
-//                                      the check of its output (oracle, tolerance)
+//                                      the check of its output (oracle, tolerance). Without a GPU
+//                                      (plan_check.h) make_case() runs too, its arrays addresses
+//                                      only: what it asks of CUDA itself (a library's scratch size)
+//                                      it asks only where workbook::addresses_only() is false
 //   timed(condition)                   the timed call's arrays and problem, the baseline and the
 //                                      reference on the same inputs, the device-side check of
 //                                      every timed call's output, and the call's bytes and flops

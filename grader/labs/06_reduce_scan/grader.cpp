@@ -201,7 +201,10 @@ struct ReduceScanLab {
     reduce_scan_check::TruthScratch truth;
     truth.values = reinterpret_cast<std::int32_t*>(arrays.scratch(n));
     truth.truth = reinterpret_cast<std::int32_t*>(arrays.scratch(scan ? n : 1));
-    truth.temp_bytes = scan ? reduce_scan_check::cub_scan_temp_bytes(n) : reduce_scan_check::cub_sum_temp_bytes(n);
+    // Without a GPU (--plan-check) no check runs, and CUB cannot be asked the size of its scratch.
+    truth.temp_bytes = workbook::addresses_only() ? 1
+                                                  : (scan ? reduce_scan_check::cub_scan_temp_bytes(n)
+                                                          : reduce_scan_check::cub_sum_temp_bytes(n));
     truth.temp = arrays.scratch((truth.temp_bytes + 3) / 4);
     return [&arrays, in, out, n, scan, truth](cudaStream_t s, workbook::DeviceMismatches* result) {
       if (scan) reduce_scan_check::count_wrong_prefix_sums(out, n, arrays.seed_of(in), truth, result, s);
