@@ -102,6 +102,16 @@ void stop_launch_clock_of_a_failed_call(cudaEvent_t call_start) {
   }
 }
 
+// Whether a work's timed calls tell its mean well enough (TimingOptions): enough of them, by count
+// or, for a long work, by time, and a relative standard error under the target.
+bool precise_enough(const std::vector<double>& samples_ms, const TimingOptions& options) {
+  const double timed_ms = std::accumulate(samples_ms.begin(), samples_ms.end(), 0.0);
+  const std::size_t runs = samples_ms.size();
+  const bool enough = runs >= static_cast<std::size_t>(options.min_runs) ||
+                      (runs >= static_cast<std::size_t>(kFewestRuns) && timed_ms >= options.min_seconds * 1000);
+  return enough && relative_standard_error(samples_ms) <= options.target_relative_standard_error;
+}
+
 }  // namespace
 
 std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaStream_t stream,
@@ -159,13 +169,6 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
   // every work stays until all are done, or the last would run alone on an L2 warm with its own data
   // (cuFFT at 05.5's batch in L2 ran 8% faster so, 74 calls in a row).
   const bool works_leave = options.flush_l2;
-  const auto done = [&](std::size_t w) {
-    const std::vector<double>& s = samples[w];
-    const double timed_ms = std::accumulate(s.begin(), s.end(), 0.0);
-    const bool enough = s.size() >= static_cast<std::size_t>(options.min_runs) ||
-                        (s.size() >= static_cast<std::size_t>(kFewestRuns) && timed_ms >= options.min_seconds * 1000);
-    return enough && relative_standard_error(s) <= options.target_relative_standard_error;
-  };
   const auto began = Clock::now();
   std::vector<bool> finished(count, false);
   for (int run = 0; run < options.max_runs; ++run) {
@@ -173,7 +176,7 @@ std::vector<Timing> time_interleaved(const std::vector<TimedWork>& works, cudaSt
     for (std::size_t w = 0; w < count; ++w) {
       if (finished[w] && works_leave) continue;
       call(w, true);
-      finished[w] = done(w);
+      finished[w] = precise_enough(samples[w], options);
       all_done = all_done && finished[w];
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - began).count();
