@@ -17,7 +17,7 @@
 
 namespace workbook {
 
-// What a GPU's grading would refuse, step by step ("02.1 several floats per thread: n = 0 at ...:
+// What a GPU's grading would refuse, step by step (02.1: "several floats per thread, n = 0 at ...:
 // why"), the steps not started yet, and those only a GPU can check. The judge must be judging without
 // a GPU (main.cpp's --plan-check).
 template <typename Lab>
@@ -42,7 +42,7 @@ PlanCheck check_plans() {
         checked.needs_a_gpu.push_back(step.id);
         break;
       } catch (const std::exception& error) {
-        checked.refusals.push_back(step.name() + ": " + c->where + ": " + error.what());
+        checked.refusals.push_back({{step.id}, std::string(step.title) + ", " + c->where + ": " + error.what()});
         break;
       }
     }

@@ -16,6 +16,7 @@
 #include "harness/profile.h"
 #include "harness/timing.h"
 #include "protocol/bars_profile.h"
+#include "protocol/plan_findings.h"
 #include "protocol/rows.h"
 
 namespace workbook {
@@ -147,7 +148,7 @@ bool register_profile(const char* lab, CountersFunction counters, ProfileFunctio
 // plan_check.h), which plans every step's launcher for its correctness cases against the described GPU
 // and returns what it found: the steps whose plans a GPU's grading would refuse, with why.
 struct PlanCheck {
-  std::vector<std::string> refusals;                  // a line for each step a GPU's grading would fail
+  std::vector<PlanFinding> refusals;                  // each step a GPU's grading would fail, and why
   std::vector<std::string> not_started, needs_a_gpu;  // steps' ids
   int steps = 0, calls = 0;                           // the steps whose launchers were planned; the calls planned
 };

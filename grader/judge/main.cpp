@@ -24,6 +24,7 @@
 #include "harness/session.h"
 #include "judge/judge.h"
 #include "protocol/bars_profile.h"
+#include "protocol/plan_findings.h"
 #include "protocol/rows.h"
 #include "workbook/cuda.h"
 
@@ -208,32 +209,27 @@ int held_to_rejection(const std::string& reason) {
 }
 
 // --plan-check, with no GPU: the lab's steps planned by the student's planner against the described
-// GPU (plan_check.h). Each finding is printed after "[workbook] plan-check: " for the runner, which
-// shows it; 0 when the check ran, 2 when it could not.
+// GPU (plan_check.h). Each finding is a line for the runner (protocol/plan_findings.h), which shows
+// those of the steps it grades; 0 when the check ran, 2 when it could not.
 int check_plans_without_gpu(const Options& options) {
   if (const std::string refusal = confinement_refusal(); !refusal.empty()) {
-    std::cout << "[workbook] plan-check: not run: " << refusal << '\n';
-    return 0;
+    std::cout << "[workbook] the plans are not checked: " << refusal << '\n';
+    return 2;
   }
   session().without_gpu = true;
   session().compute_capability = device_facts().compute_capability;
   session().seed = options.seed;
   try {
     start_judging_without_gpu(options.planner);
-    const auto ids = [](const std::vector<std::string>& steps) {
-      std::string list;
-      for (const std::string& id : steps) list += (list.empty() ? "" : ", ") + id;
-      return list;
-    };
     for (const auto& [lab, check] : registered::plan_checks()) {
       const PlanCheck checked = check();
-      for (const std::string& refusal : checked.refusals) std::cout << "[workbook] plan-check: " << refusal << '\n';
-      if (!checked.not_started.empty())
-        std::cout << "[workbook] plan-check: " << ids(checked.not_started) << ": not implemented yet\n";
+      std::vector<PlanFinding> findings = checked.refusals;
+      if (!checked.not_started.empty()) findings.push_back({checked.not_started, "not implemented yet"});
       if (!checked.needs_a_gpu.empty())
-        std::cout << "[workbook] plan-check: " << ids(checked.needs_a_gpu)
-                  << ": the launcher asks what only a GPU answers (a kernel's registers or occupancy, a tensor "
-                     "map): checked on a GPU only\n";
+        findings.push_back({checked.needs_a_gpu,
+                            "the launcher asks what only a GPU answers (a kernel's registers or occupancy, a tensor "
+                            "map): checked on a GPU only"});
+      for (const PlanFinding& finding : findings) std::cout << plan_finding_line(finding) << '\n';
       std::cout << "[workbook] plans checked without a GPU: " << checked.steps << " steps, " << checked.calls
                 << " calls; refused: " << checked.refusals.size() << '\n';
     }

@@ -17,12 +17,14 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "protocol/as_data.h"
 #include "protocol/bars_profile.h"
+#include "protocol/plan_findings.h"
 #include "runner/build.h"
 #include "runner/built.h"
 #include "runner/collect.h"
@@ -916,11 +918,17 @@ void say_what_the_plans_show(Grading& g, const std::string& lab) {
   const std::string output = read_text(p.work + "/output.log");
   g.log << output.substr(0, kMaxLoggedOutput);
   fs::remove_all(p.work);
-  const std::string finding_mark = "[workbook] plan-check: ";
+  // The findings of the steps asked for (all of the lab's, where none of its steps was named).
+  std::set<std::string> chosen;
+  for (const StepInfo& step : g.chosen_steps(lab)) chosen.insert(step.id);
   bool found = false;
   for (const std::string& line : lines_of(output))
-    if (line.starts_with(finding_mark)) {
-      say("warning: " + lab + " without a GPU: " + line.substr(finding_mark.size()));
+    if (const std::optional<PlanFinding> finding = plan_finding_from_line(line)) {
+      std::string steps;
+      for (const std::string& id : finding->steps)
+        if (chosen.contains(id)) steps += (steps.empty() ? "" : ", ") + id;
+      if (steps.empty()) continue;
+      say("warning: " + lab + " without a GPU: " + steps + ": " + finding->what);
       found = true;
     }
   if (outcome.status != 0) say("note: " + lab + "'s plans could not be checked without a GPU (grade.log says why)");

@@ -223,12 +223,19 @@ void copy_several_floats(const CopyProblem\& problem, cudaStream_t stream) {|' \
     -e 's|  not_implemented("TODO(02.2)", "copy_float2");|  if (problem.n > 1000) throw std::invalid_argument("my copy_float2 stops at 1000 floats");|' \
     "$root/labs/02_memory/memory.cu" >"$scratch/plans/labs/02_memory/memory.cu"
 plans=$(env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 02 --submission "$scratch/plans" 2>&1)
-if grep -qE "warning: 02_memory without a GPU: 02.1 several floats per thread: n = 0 at .*a block of 2048 x 1 x 1 threads is more than" <<<"$plans" &&
-   grep -qE "warning: 02_memory without a GPU: 02.2 float2 loads: n = [0-9]+ .*my copy_float2 stops at 1000 floats" <<<"$plans" &&
+if grep -qE "warning: 02_memory without a GPU: 02.1: several floats per thread, n = 0 at .*a block of 2048 x 1 x 1 threads is more than" <<<"$plans" &&
+   grep -qE "warning: 02_memory without a GPU: 02.2: float2 loads, n = [0-9]+ .*my copy_float2 stops at 1000 floats" <<<"$plans" &&
    grep -q "warning: 02_memory without a GPU: 02.3, 02.4, 02.5, 02.6: not implemented yet" <<<"$plans"; then
   echo "ok: without a GPU, a block too wide and a launcher's own refusal are named at their step and size"
 else
   echo "FAIL: without a GPU, the plans' refusals were not named:"; grep -E "without a GPU|plans" <<<"$plans" | head -5; failures=$((failures + 1))
+fi
+# One step asked for: its findings alone.
+plans=$(env CUDA_VISIBLE_DEVICES= "$root/workbook" grade 02.2 --submission "$scratch/plans" 2>&1)
+if grep -q "without a GPU: 02.2: float2 loads" <<<"$plans" && ! grep -qE "without a GPU: 02.(1|3)" <<<"$plans"; then
+  echo "ok: without a GPU, grade 02.2 names 02.2's refusal alone"
+else
+  echo "FAIL: grade 02.2 without a GPU named other steps' findings, or not its own:"; grep "without a GPU" <<<"$plans" | head -5; failures=$((failures + 1))
 fi
 
 # grade-class without a GPU: every submission is built and audited, none graded, and it exits 77.

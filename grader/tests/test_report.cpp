@@ -14,6 +14,7 @@
 
 #include "harness/csv_table.h"
 #include "protocol/lab_facts.h"
+#include "protocol/plan_findings.h"
 #include "protocol/rows.h"
 #include "runner/reports.h"
 
@@ -75,6 +76,18 @@ TEST_CASE("a lab's facts survive the trip through --describe's text, and a text 
   CHECK(read.columns == facts.columns);
   CHECK(read.sizes == facts.sizes);
   CHECK_THROWS_AS(workbook::facts_from_text("lab\t02_memory\n"), std::invalid_argument);
+}
+
+TEST_CASE("a plan check's finding survives the trip through its line, on one line, and other lines are none") {
+  const workbook::PlanFinding finding{{"02.3", "02.10"}, "float4 loads, n = 33: my launcher\nthrew: n is odd"};
+  const std::string line = workbook::plan_finding_line(finding);
+  CHECK(line.find('\n') == std::string::npos);
+  const std::optional<workbook::PlanFinding> read = workbook::plan_finding_from_line(line);
+  REQUIRE(read.has_value());
+  CHECK(read->steps == finding.steps);
+  CHECK(read->what == "float4 loads, n = 33: my launcher threw: n is odd");
+  CHECK_FALSE(workbook::plan_finding_from_line("[workbook] plans checked without a GPU: 6 steps, 6 calls; refused: 0"));
+  CHECK_FALSE(workbook::plan_finding_from_line("| [workbook] plan-check: 02.1: forged by a kernel's printf"));
 }
 
 TEST_CASE("a passing step's summary names what its percentage is of") {

@@ -363,7 +363,7 @@ struct SgemmLab {
     // own work around it (fresh inputs, the output poisoned, then checked on the device: some 30 ms
     // on an H200), so the candidate and cuBLAS are timed at least 5 times, not 15: on an H200 their
     // medians at 04.11 were 2.650 and 2.697 ms from 5, 2.651 and 2.698 ms from 15, and 15 made the
-    // lab's eleven steps 4.7 s slower (solutions/04_sgemm/NOTES.md). All within a budget of 8 s.
+    // lab's eleven steps 4.7 s slower (docs/timing.md). All within a budget of 8 s.
     t->timing.min_runs = 5;
     t->timing.max_seconds = 8.0;
     return t;
