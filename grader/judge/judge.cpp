@@ -136,14 +136,10 @@ Judge::Judge(std::string planner, WithoutGpu)
 
 plan::Reply Judge::answer_without_gpu(const plan::Question& question) {
   using Kind = plan::Question::Kind;
-  const auto bytes_of = [](const auto& value) {
-    const auto* first = reinterpret_cast<const std::uint8_t*>(&value);
-    return plan::Bytes(first, first + sizeof value);
-  };
-  if (question.kind == Kind::kDeviceProperties) return {0, bytes_of(described_device())};
+  if (question.kind == Kind::kDeviceProperties) return {0, reply_bytes(described_device())};
   if (question.kind == Kind::kDeviceAttribute && question.numbers.size() == 1)
     if (const std::optional<int> value = described_attribute(static_cast<cudaDeviceAttr>(question.numbers[0])))
-      return {0, bytes_of(*value)};
+      return {0, reply_bytes(*value)};
   asked_what_only_a_gpu_knows_ = true;
   return {cudaErrorNoDevice, {}};
 }
@@ -255,14 +251,22 @@ std::string confinement_refusal() {
          "is graded on it. Grade submissions on a machine whose kernel has Landlock";
 }
 
-void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
-  // The planner runs as the judge's user: undumpable, the judge's memory and descriptors are closed
-  // to it (no ptrace, no /proc/<judge>/mem or /fd), as to any process of that user but root.
+namespace {
+
+// Before any planner starts, with or without a GPU. The planner runs as the judge's user: undumpable,
+// the judge's memory and descriptors are closed to it (no ptrace, no /proc/<judge>/mem or /fd), as to
+// any process of that user but root. Whatever a planner starts and leaves behind is the judge's to
+// end (a process left running would contend for the GPU while the baseline is timed).
+void close_the_judge_to_its_planners() {
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     throw std::runtime_error("the judge could not close itself to its planner");
-  // Whatever a planner starts and leaves behind is the judge's to end before anything is timed
-  // (a process left running would contend for the GPU while the baseline is timed).
   adopt_what_planners_leave();
+}
+
+}  // namespace
+
+void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
+  close_the_judge_to_its_planners();
   // Where the planner's reads and writes cannot be confined (no Landlock), whoever reads the log is
   // told; a submission is not graded there at all (confinement_refusal()).
   if (landlock_version() == 0 && confinement_refusal().empty())
@@ -279,9 +283,7 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
 }
 
 void start_judging_without_gpu(const std::string& planner) {
-  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
-    throw std::runtime_error("the judge could not close itself to its planner");
-  adopt_what_planners_leave();
+  close_the_judge_to_its_planners();
   the_judge() = std::make_unique<Judge>(planner, Judge::WithoutGpu{});
   session().judged = the_judge().get();
 }

@@ -339,10 +339,6 @@ void StudentKernels::allow_shared_memory(const std::string& name, std::uint64_t 
 
 plan::Reply StudentKernels::answer(const plan::Question& question) const {
   using Kind = plan::Question::Kind;
-  const auto bytes_of = [](const auto& value) {
-    const auto* first = reinterpret_cast<const std::uint8_t*>(&value);
-    return plan::Bytes(first, first + sizeof value);
-  };
   const auto runtime_error = [](cudaError_t error) { return plan::Reply{static_cast<std::int32_t>(error), {}}; };
   try {
     int device = 0;
@@ -354,12 +350,12 @@ plan::Reply StudentKernels::answer(const plan::Question& question) const {
         const cudaError_t error =
             cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(question.numbers[0]), device);
         (void)cudaGetLastError();  // a refused attribute is the planner's error, not the judge's next call's
-        return error == cudaSuccess ? plan::Reply{0, bytes_of(value)} : runtime_error(error);
+        return error == cudaSuccess ? plan::Reply{0, reply_bytes(value)} : runtime_error(error);
       }
       case Kind::kDeviceProperties: {
         cudaDeviceProp properties{};
         const cudaError_t error = cudaGetDeviceProperties(&properties, device);
-        return error == cudaSuccess ? plan::Reply{0, bytes_of(properties)} : runtime_error(error);
+        return error == cudaSuccess ? plan::Reply{0, reply_bytes(properties)} : runtime_error(error);
       }
       case Kind::kKernelAttributes:
       case Kind::kOccupancy: {
@@ -370,7 +366,7 @@ plan::Reply StudentKernels::answer(const plan::Question& question) const {
           cudaFuncAttributes attributes{};
           const cudaError_t error = cudaFuncGetAttributes(&attributes, handle);
           (void)cudaGetLastError();
-          return error == cudaSuccess ? plan::Reply{0, bytes_of(attributes)} : runtime_error(error);
+          return error == cudaSuccess ? plan::Reply{0, reply_bytes(attributes)} : runtime_error(error);
         }
         if (question.numbers.size() != 3 || question.numbers[0] == 0 || question.numbers[0] > 1u << 20 ||
             question.numbers[1] > 1u << 30)
@@ -383,7 +379,7 @@ plan::Reply StudentKernels::answer(const plan::Question& question) const {
         const CUresult result = driver().occupancy_with_flags(&blocks, function, static_cast<int>(question.numbers[0]),
                                                               static_cast<std::size_t>(question.numbers[1]),
                                                               static_cast<unsigned>(question.numbers[2]));
-        return result == CUDA_SUCCESS ? plan::Reply{0, bytes_of(blocks)} : runtime_error(cudaErrorInvalidValue);
+        return result == CUDA_SUCCESS ? plan::Reply{0, reply_bytes(blocks)} : runtime_error(cudaErrorInvalidValue);
       }
       case Kind::kTensorMap: {
         plan::TensorMapArguments a;
@@ -396,7 +392,7 @@ plan::Reply StudentKernels::answer(const plan::Question& question) const {
             a.strides, a.box, a.element_strides, static_cast<CUtensorMapInterleave>(a.interleave),
             static_cast<CUtensorMapSwizzle>(a.swizzle), static_cast<CUtensorMapL2promotion>(a.l2_promotion),
             static_cast<CUtensorMapFloatOOBfill>(a.oob_fill));
-        return result == CUDA_SUCCESS ? plan::Reply{0, bytes_of(map)}
+        return result == CUDA_SUCCESS ? plan::Reply{0, reply_bytes(map)}
                                       : plan::Reply{static_cast<std::int32_t>(result), {}};
       }
     }

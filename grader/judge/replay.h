@@ -19,6 +19,13 @@
 
 namespace workbook {
 
+// A value as a reply's bytes, which the planner copies back into the value it asked for.
+template <typename T>
+plan::Bytes reply_bytes(const T& value) {
+  const auto* first = reinterpret_cast<const std::uint8_t*>(&value);
+  return plan::Bytes(first, first + sizeof value);
+}
+
 class StudentKernels {
  public:
   // Loads every fat binary of `object` (an object file or a static library). Throws
