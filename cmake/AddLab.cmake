@@ -740,9 +740,9 @@ function(_add_planner lab kind)
   set(id "lab${lab}")
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
   get_property(vendor_libraries GLOBAL PROPERTY WORKBOOK_${lab}_GRADER_LIBRARIES)
-  add_executable(plan_${lab}_${kind} "${PROJECT_SOURCE_DIR}/grader/planner/planner_main.cpp")
-  target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_copies ${id}_planner_functions workbook_planner ${id}_${kind}
-                        ${vendor_libraries})
+  add_executable(plan_${lab}_${kind})
+  target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_main workbook_planner_copies ${id}_planner_functions
+                        workbook_planner ${id}_${kind} ${vendor_libraries})
   set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
 endfunction()
 
