@@ -8,7 +8,7 @@
 # and a half of building on two cores.
 #   test_broken_lab.sh SOURCE_DIR
 set -u
-source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/, read below
+source "$(dirname "$0")/workbook_copy.sh" "$1" solutions  # $copy: a student's copy (no solutions/), with its own results/
 sed -i 's/^namespace sgemm_lab {$/namespace sgemm_lab { this is not C++/' "$copy/labs/04_sgemm/sgemm.cu"
 grep -q "this is not C++" "$copy/labs/04_sgemm/sgemm.cu" || { echo "FAIL: could not break the copy"; exit 1; }
 # Lab 02's file, edited, is compiled by the first grading below even in a copy whose build compiled

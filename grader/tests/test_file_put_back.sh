@@ -7,7 +7,7 @@
 # grading compiled the file (nvcc's passes line). CPU only; about two minutes on two cores.
 #   test_file_put_back.sh SOURCE_DIR
 set -u
-source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/, read below
+source "$(dirname "$0")/workbook_copy.sh" "$1" solutions  # $copy: a student's copy (no solutions/), with its own results/
 file=labs/01_latency/latency.cu
 compiled_line="nvcc's passes on $file, compiled for this grading"
 failures=0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `grade` checks a file's #include lines before the compiler reads it, in every copy (the handout's
-# own suite runs this test in a student's copy, without solutions/): in a copy whose lab 04 includes
+# `grade` checks a file's #include lines before the compiler reads it, in every copy (this one is a
+# student's, without solutions/): in a copy whose lab 04 includes
 # cuBLAS's header, every step of lab 04 fails naming the vendor library, uncompiled; and a
 # submission whose file includes /etc/passwd is refused. Host code
 # that reaches a vendor library without its header runs only in its planner, where it computes
@@ -8,7 +8,7 @@
 # GPU is hidden: the results file still carries each step's reason).
 #   test_includes_in_grade.sh SOURCE_DIR
 set -u
-source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/, read below
+source "$(dirname "$0")/workbook_copy.sh" "$1" solutions  # $copy: a student's copy (no solutions/), with its own results/
 # A student who reaches for cuBLAS: the include check says so before anything is compiled.
 sed -i 's|^#include "sgemm.h"$|#include "sgemm.h"\n#include <cublas_v2.h>|' "$copy/labs/04_sgemm/sgemm.cu"
 grep -q "cublas_v2.h" "$copy/labs/04_sgemm/sgemm.cu" || { echo "FAIL: could not add the #include"; exit 1; }

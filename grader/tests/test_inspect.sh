@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `./workbook inspect` shows a student's kernels as the compiler made them, before any grading and
-# without a GPU or solutions/ (the handout's own suite runs this test in a student's copy): in a copy
+# without a GPU or solutions/ (the copy is a student's, without solutions/): in a copy
 # whose lab 02 file holds a kernel, `inspect 02.1` names it with its registers, spills and the warps
 # its registers allow, keeps ptxas's lines, and gives the SASS or its command; a file that includes
 # what grade refuses is refused by inspect too, uncompiled. CPU only.
 #   test_inspect.sh SOURCE_DIR
 set -u
-source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/, read below
+source "$(dirname "$0")/workbook_copy.sh" "$1" solutions  # $copy: a student's copy (no solutions/), with its own results/
 file="$copy/labs/02_memory/memory.cu"
 python3 - "$file" <<'PY'
 import sys

@@ -7,10 +7,7 @@
 # building on two cores.
 #   test_seventh_lab.sh SOURCE_DIR
 set -u
-source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/
-# Built for one GPU architecture, whatever the checkout's: what a lab's folders must make (a judge, a
-# planner, a starter's object, proofs in CTest) one proves as well as two, at half the compiling.
-export WORKBOOK_CUDA_ARCHITECTURES=90
+source "$(dirname "$0")/workbook_copy.sh" "$1"  # $copy: the copy, with its own results/ (built for one architecture)
 before=$(cd "$copy" && find . -path ./build -prune -o -type f -print | sort | xargs md5sum)
 
 # The new lab: lab 02's folders, numbered 07. Its topic stays "memory" (the folder is NN_topic).
