@@ -202,7 +202,7 @@ void check_nothing_of_the_instructor(const Checkout& checkout, const std::string
 // results in its own results/, and its tests install nothing a student's would not (no Slurm). Its
 // build's progress goes to the console, as the student would see it: minutes of compiling.
 void build_and_test_the_copy(const Checkout& checkout, const std::string& destination, const std::string& log) {
-  say("handout: building it from scratch and running its tests, as a student would (about 25 minutes on 2 cores; "
+  say("handout: building it from scratch and running its tests, as a student would (about 13 minutes on 2 cores; "
       "./workbook test there; log: " +
       checkout.shown(log) + ")");
   std::ofstream build_log(log, std::ios::trunc);
