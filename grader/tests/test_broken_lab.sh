@@ -4,8 +4,8 @@
 # `grade 02 04` reports lab 04 as not compiling beside lab 02's steps (a failure, exit 1, GPU or
 # none), and `grade 04 --json` writes a results.json that says why, with the compiler's first error;
 # and a lab whose object carries other GPU code than the build names fails every step saying so
-# ([gpu-code]). CPU only; about a minute
-# and a half of building on two cores.
+# ([gpu-code]). CPU only; about three minutes on two cores, as the first of the tests that share a
+# copy (workbook_copy.sh), which builds the grader in it.
 #   test_broken_lab.sh SOURCE_DIR
 set -u
 source "$(dirname "$0")/workbook_copy.sh" "$1" solutions  # $copy: a student's copy (no solutions/), with its own results/
@@ -92,9 +92,9 @@ for case in "bad_syntax|labs/02_memory/memory.cu($syntax_line): error" \
   fi
 done
 # A lab whose object does not carry the build's GPU code is not graded: here lab 02's object holds
-# the build's code (sm_80 and sm_90 and their PTX by the cpu preset, or what WORKBOOK_CUDA_ARCHITECTURES
-# names, as in a handout's own test run) while the build is made to say another alone, as when a
-# compile fell back to other code than the build names.
+# the build's code (what WORKBOOK_CUDA_ARCHITECTURES names: sm_90 and its PTX in a copy that
+# workbook_copy.sh makes, sm_80 and sm_90 by the cpu preset elsewhere) while the build is made to
+# say another alone, as when a compile fell back to other code than the build names.
 architectures=$(tr ';' ' ' <"$copy/build/cpu/labs/02_memory/gpu_code.architectures")
 compiled_to=$( (for a in $architectures; do echo "compute_$a"; done; for a in $architectures; do echo "sm_$a"; done) | paste -sd, | sed 's/,/, /g')
 other=80
