@@ -21,7 +21,7 @@ if [ -n "${WORKBOOK_TEST_COPY:-}" ]; then
   mkdir -p "$copy/build"
   find "$copy" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
   if [ "$(cat "$copy/build/left-out" 2>/dev/null)" != "${*:2}" ]; then
-    find "$copy/build" -maxdepth 2 -name CMakeCache.txt -delete
+    find "$copy/build" -maxdepth 2 -name build.ninja -delete  # ./workbook then configures it again
     echo "${*:2}" >"$copy/build/left-out"
   fi
 else
