@@ -3,7 +3,9 @@
 #include <cxxabi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include <initializer_list>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -24,27 +27,70 @@
 
 namespace workbook {
 
+namespace {
+
+// Read by hand, not with std::regex: a large file's dump (lab 04's solution, 5.7 MB) took a third
+// of a second to split with two regular expressions per line, in every step's first case.
+constexpr std::string_view kBlanks = " \t\r\n\f\v";
+
+std::string_view without_blanks_around(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(kBlanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
+}
+
+// NAME from a line "Function : NAME" (blanks around each part), else "".
+std::string_view function_named_by(std::string_view line) {
+  constexpr std::string_view kFunction = "Function";
+  line = without_blanks_around(line);
+  if (!line.starts_with(kFunction)) return {};
+  line = without_blanks_around(line.substr(kFunction.size()));
+  if (!line.starts_with(':')) return {};
+  line = without_blanks_around(line.substr(1));
+  return line.find_first_of(kBlanks) == std::string_view::npos ? line : std::string_view{};
+}
+
+// Whether a line is an instruction: it starts, after blanks, with its address, "/*0960*/" (four
+// lower-case hexadecimal digits or more between the comment's marks).
+bool is_instruction_line(std::string_view line) {
+  const std::size_t first = line.find_first_not_of(kBlanks);
+  if (first == std::string_view::npos || !line.substr(first).starts_with("/*")) return false;
+  const std::string_view rest = line.substr(first + 2);
+  const std::size_t digits = rest.find_first_not_of("0123456789abcdef");
+  return digits != std::string_view::npos && digits >= 4 && rest.substr(digits).starts_with("*/");
+}
+
+}  // namespace
+
 std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_output) {
   std::map<std::string, std::string> kernels;
-  std::istringstream lines{std::string(cuobjdump_output)};
-  const std::regex function_line(R"(^\s*Function\s*:\s*(\S+)\s*$)");
-  const std::regex instruction_line(R"(^\s*/\*[0-9a-f]{4,}\*/)");
-  std::string line, current;
-  while (std::getline(lines, line)) {
-    std::smatch m;
-    if (std::regex_match(line, m, function_line)) {
-      current = m[1];
+  std::string_view name;           // the kernel whose lines these are
+  std::string* current = nullptr;  // its text, from its first instruction on
+  while (!cuobjdump_output.empty()) {
+    const std::size_t end = cuobjdump_output.find('\n');
+    const std::string_view line = cuobjdump_output.substr(0, end);
+    cuobjdump_output.remove_prefix(end == std::string_view::npos ? cuobjdump_output.size() : end + 1);
+    if (const std::string_view named = function_named_by(line); !named.empty()) {
+      name = named;
+      current = nullptr;
       continue;
     }
     // Its instructions alone ("/*0960*/ ..."): what follows a kernel's last one up to the next
     // kernel (another architecture's headers, say) depends on what else was dumped with it.
-    if (current.empty() || !std::regex_search(line, instruction_line)) continue;
+    if (name.empty() || !is_instruction_line(line)) continue;
+    if (current == nullptr) current = &kernels[std::string(name)];
     // One space between words: cuobjdump pads its columns to the widest line of what it prints, so
     // a kernel's lines dumped with the whole file and dumped alone (-fun) differ only in spaces.
-    std::istringstream words(line);
-    std::string word, normal;
-    while (words >> word) normal += (normal.empty() ? "" : " ") + word;
-    kernels[current] += normal + '\n';
+    for (std::string_view rest = line;;) {
+      const std::size_t word = rest.find_first_not_of(kBlanks);
+      if (word == std::string_view::npos) break;
+      rest.remove_prefix(word);
+      const std::size_t blank = std::min(rest.find_first_of(kBlanks), rest.size());
+      if (!current->empty() && current->back() != '\n') *current += ' ';
+      current->append(rest.substr(0, blank));
+      rest.remove_prefix(blank);
+    }
+    *current += '\n';
   }
   return kernels;
 }
@@ -75,23 +121,74 @@ struct Instruction {
   std::string predicate;  // "@!P0", or "" when it always runs
   std::string opcode;     // "BRA", "UBLKCP.G.S"
   std::string operands;
+  long target = -1;  // the address its operands end with ("... 0xbe0"), a branch's target; else -1
 };
 
+bool is_word_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// The longest start of `text` whose characters all pass `keep`, taken off `text`.
+template <typename Keep>
+std::string_view take_while(std::string_view& text, Keep keep) {
+  std::size_t n = 0;
+  while (n < text.size() && keep(text[n])) ++n;
+  const std::string_view taken = text.substr(0, n);
+  text.remove_prefix(n);
+  return taken;
+}
+
+bool is_hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_blank(char c) { return kBlanks.find(c) != std::string_view::npos; }
+
+// The address a line's operands end with, "0xbe0" (blanks after it allowed), or -1.
+long address_at_end(std::string_view operands) {
+  while (!operands.empty() && is_blank(operands.back())) operands.remove_suffix(1);
+  std::size_t digits = 0;
+  while (digits < operands.size() && is_hex_digit(operands[operands.size() - 1 - digits])) ++digits;
+  if (digits == 0 || !operands.substr(0, operands.size() - digits).ends_with("0x")) return -1;
+  return std::stol(std::string(operands.substr(operands.size() - digits)), nullptr, 16);
+}
+
+// One line's instruction: blanks, "/*ADDRESS*/", blanks, an optional predicate ("@!P0", "@UP1")
+// and blanks, the opcode (a capital letter, then letters, digits, '_' and '.'), blanks, and its
+// operands up to the ';'. Nothing when the line is not one (a header, an encoding's comment).
+std::optional<Instruction> instruction_on(std::string_view line) {
+  take_while(line, is_blank);
+  if (!line.starts_with("/*")) return std::nullopt;
+  line.remove_prefix(2);
+  const std::string_view address = take_while(line, is_hex_digit);
+  if (address.empty() || !line.starts_with("*/")) return std::nullopt;
+  line.remove_prefix(2);
+  if (take_while(line, is_blank).empty()) return std::nullopt;
+  Instruction i;
+  i.address = std::stol(std::string(address), nullptr, 16);
+  if (line.starts_with('@')) {  // '@', '!' or not, 'U' or not, 'P' and word characters; then blanks
+    std::string_view rest = line.substr(1);
+    if (rest.starts_with('!')) rest.remove_prefix(1);
+    if (rest.starts_with('U')) rest.remove_prefix(1);
+    if (!rest.starts_with('P')) return std::nullopt;
+    rest.remove_prefix(1);
+    if (take_while(rest, is_word_character).empty()) return std::nullopt;
+    i.predicate = std::string(line.substr(0, line.size() - rest.size()));
+    if (take_while(rest, is_blank).empty()) return std::nullopt;
+    line = rest;
+  }
+  if (line.empty() || line.front() < 'A' || line.front() > 'Z') return std::nullopt;
+  i.opcode = std::string(take_while(line, [](char c) { return is_word_character(c) || c == '.'; }));
+  take_while(line, is_blank);
+  const std::size_t end = line.find(';');
+  if (end == std::string_view::npos) return std::nullopt;
+  i.operands = std::string(line.substr(0, end));
+  i.target = address_at_end(i.operands);
+  return i;
+}
+
+// Read by hand, as sass_by_kernel() is: a kernel's listing is thousands of lines.
 std::vector<Instruction> instructions_of(std::string_view sass) {
-  static const std::regex line(R"(^\s*/\*([0-9a-fA-F]+)\*/\s+(@!?U?P\w+\s+)?([A-Z][\w.]*)\s*([^;]*);)");
   std::vector<Instruction> all;
-  std::istringstream lines{std::string(sass)};
-  std::string text;
-  while (std::getline(lines, text)) {
-    std::smatch m;
-    if (!std::regex_search(text, m, line)) continue;
-    Instruction i;
-    i.address = std::stol(m[1], nullptr, 16);
-    i.predicate = m[2].str();
-    while (!i.predicate.empty() && i.predicate.back() == ' ') i.predicate.pop_back();
-    i.opcode = m[3];
-    i.operands = m[4];
-    all.push_back(i);
+  while (!sass.empty()) {
+    const std::size_t end = sass.find('\n');
+    if (std::optional<Instruction> i = instruction_on(sass.substr(0, end))) all.push_back(std::move(*i));
+    sass.remove_prefix(end == std::string_view::npos ? sass.size() : end + 1);
   }
   return all;
 }
@@ -130,13 +227,8 @@ std::string store_to_load_without_wait(std::string_view sass) {
     }
     const bool branch = starts_with_any(i.opcode, {"BRA", "JMP"});
     const bool ends = starts_with_any(i.opcode, {"EXIT", "RET", "KILL"});
-    if (branch) {
-      static const std::regex target(R"(0x([0-9a-fA-F]+)\s*$)");
-      std::smatch m;
-      if (std::regex_search(i.operands, m, target))
-        if (const auto found = index_of.find(std::stol(m[1], nullptr, 16)); found != index_of.end())
-          next.push_back(found->second);
-    }
+    if (branch && i.target >= 0)
+      if (const auto found = index_of.find(i.target); found != index_of.end()) next.push_back(found->second);
     if (!((branch || ends) && always) && k + 1 < code.size()) next.push_back(k + 1);
     return next;
   };
