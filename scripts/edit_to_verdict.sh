@@ -7,16 +7,25 @@
 # and prints a Markdown table: the wall time of each, and how much of it grade.log's time line says
 # was building. Below the table, where the edited file's build went: ninja's own record
 # (build/PRESET/.ninja_log) of the last edit's build, its longest steps first.
-# A benchmark, not a test: it needs a GPU and solutions/. It puts labs/'s files back as they were.
-#   scripts/edit_to_verdict.sh [--rounds N] [STEP...]
+# A benchmark, not a test: it needs a GPU and the reference solutions. It puts labs/'s files back as
+# they were. --from DIR takes the solutions from DIR (default: this checkout's solutions/), so that
+# it runs in a student's copy (./workbook handout), whose build has no instructor's targets.
+#   scripts/edit_to_verdict.sh [--rounds N] [--from DIR] [STEP...]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 rounds=2
-if [ "${1:-}" = "--rounds" ]; then rounds=$2; shift 2; fi
+solutions=solutions
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    --from) solutions=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(01.4 02.6 03.4 04.11 05.5 06.10)
-[ -d solutions ] || { echo "edit_to_verdict.sh: needs solutions/ (the reference solutions are the files it edits)" >&2; exit 2; }
+[ -d "$solutions" ] || { echo "edit_to_verdict.sh: needs $solutions/ (the reference solutions are the files it edits; --from DIR names another)" >&2; exit 2; }
 nvidia-smi -L >/dev/null 2>&1 || { echo "edit_to_verdict.sh: needs a GPU (it times ./workbook grade)" >&2; exit 2; }
 
 # It replaces labs/'s files for the run: never where they hold work of someone's that git does not
@@ -39,7 +48,7 @@ lab_of() { ls -d "labs/${1%%.*}_"* | head -1; }  # labs/NN_topic for step NN.k
 for step in "${steps[@]}"; do
   lab=$(lab_of "$step")
   name=$(basename "$lab")
-  file=$(ls "solutions/$name"/*.cu | head -1)
+  file=$(ls "$solutions/$name"/*.cu | head -1)
   target="$lab/$(basename "$file")"
   if [ ! -e "$saved/$target" ]; then
     mkdir -p "$saved/$lab" && cp -a "$target" "$saved/$target"
@@ -72,7 +81,7 @@ echo "| --- | --- | --- | --- |"
 breakdowns=""
 for step in "${steps[@]}"; do
   lab=$(lab_of "$step"); name=$(basename "$lab")
-  target="$lab/$(basename "$(ls "solutions/$name"/*.cu | head -1)")"
+  target="$lab/$(basename "$(ls "$solutions/$name"/*.cu | head -1)")"
   edited="" unchanged="" verdict=""
   for ((r = 1; r <= rounds; ++r)); do
     before=$(wc -l <"$build_dir/.ninja_log")
