@@ -33,6 +33,29 @@ namespace {
 // of a second to split with two regular expressions per line, in every step's first case.
 constexpr std::string_view kBlanks = " \t\r\n\f\v";
 
+bool is_blank(char c) { return kBlanks.find(c) != std::string_view::npos; }
+bool is_hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_lower_hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool is_word_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// The longest start of `text` whose characters all pass `keep`, taken off `text`.
+template <typename Keep>
+std::string_view take_while(std::string_view& text, Keep keep) {
+  std::size_t n = 0;
+  while (n < text.size() && keep(text[n])) ++n;
+  const std::string_view taken = text.substr(0, n);
+  text.remove_prefix(n);
+  return taken;
+}
+
+// The first line of `text` (without its newline), taken off `text`.
+std::string_view next_line(std::string_view& text) {
+  const std::size_t end = std::min(text.find('\n'), text.size());
+  const std::string_view line = text.substr(0, end);
+  text.remove_prefix(std::min(end + 1, text.size()));
+  return line;
+}
+
 std::string_view without_blanks_around(std::string_view text) {
   const std::size_t first = text.find_first_not_of(kBlanks);
   if (first == std::string_view::npos) return {};
@@ -53,11 +76,10 @@ std::string_view function_named_by(std::string_view line) {
 // Whether a line is an instruction: it starts, after blanks, with its address, "/*0960*/" (four
 // lower-case hexadecimal digits or more between the comment's marks).
 bool is_instruction_line(std::string_view line) {
-  const std::size_t first = line.find_first_not_of(kBlanks);
-  if (first == std::string_view::npos || !line.substr(first).starts_with("/*")) return false;
-  const std::string_view rest = line.substr(first + 2);
-  const std::size_t digits = rest.find_first_not_of("0123456789abcdef");
-  return digits != std::string_view::npos && digits >= 4 && rest.substr(digits).starts_with("*/");
+  take_while(line, is_blank);
+  if (!line.starts_with("/*")) return false;
+  line.remove_prefix(2);
+  return take_while(line, is_lower_hex_digit).size() >= 4 && line.starts_with("*/");
 }
 
 }  // namespace
@@ -67,9 +89,7 @@ std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_out
   std::string_view name;           // the kernel whose lines these are
   std::string* current = nullptr;  // its text, from its first instruction on
   while (!cuobjdump_output.empty()) {
-    const std::size_t end = cuobjdump_output.find('\n');
-    const std::string_view line = cuobjdump_output.substr(0, end);
-    cuobjdump_output.remove_prefix(end == std::string_view::npos ? cuobjdump_output.size() : end + 1);
+    const std::string_view line = next_line(cuobjdump_output);
     if (const std::string_view named = function_named_by(line); !named.empty()) {
       name = named;
       current = nullptr;
@@ -81,14 +101,9 @@ std::map<std::string, std::string> sass_by_kernel(std::string_view cuobjdump_out
     if (current == nullptr) current = &kernels[std::string(name)];
     // One space between words: cuobjdump pads its columns to the widest line of what it prints, so
     // a kernel's lines dumped with the whole file and dumped alone (-fun) differ only in spaces.
-    for (std::string_view rest = line;;) {
-      const std::size_t word = rest.find_first_not_of(kBlanks);
-      if (word == std::string_view::npos) break;
-      rest.remove_prefix(word);
-      const std::size_t blank = std::min(rest.find_first_of(kBlanks), rest.size());
+    for (std::string_view rest = line; take_while(rest, is_blank), !rest.empty();) {
       if (!current->empty() && current->back() != '\n') *current += ' ';
-      current->append(rest.substr(0, blank));
-      rest.remove_prefix(blank);
+      current->append(take_while(rest, [](char c) { return !is_blank(c); }));
     }
     *current += '\n';
   }
@@ -123,21 +138,6 @@ struct Instruction {
   std::string operands;
   long target = -1;  // the address its operands end with ("... 0xbe0"), a branch's target; else -1
 };
-
-bool is_word_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
-// The longest start of `text` whose characters all pass `keep`, taken off `text`.
-template <typename Keep>
-std::string_view take_while(std::string_view& text, Keep keep) {
-  std::size_t n = 0;
-  while (n < text.size() && keep(text[n])) ++n;
-  const std::string_view taken = text.substr(0, n);
-  text.remove_prefix(n);
-  return taken;
-}
-
-bool is_hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
-bool is_blank(char c) { return kBlanks.find(c) != std::string_view::npos; }
 
 // The address a line's operands end with, "0xbe0" (blanks after it allowed), or -1.
 long address_at_end(std::string_view operands) {
@@ -185,11 +185,8 @@ std::optional<Instruction> instruction_on(std::string_view line) {
 // Read by hand, as sass_by_kernel() is: a kernel's listing is thousands of lines.
 std::vector<Instruction> instructions_of(std::string_view sass) {
   std::vector<Instruction> all;
-  while (!sass.empty()) {
-    const std::size_t end = sass.find('\n');
-    if (std::optional<Instruction> i = instruction_on(sass.substr(0, end))) all.push_back(std::move(*i));
-    sass.remove_prefix(end == std::string_view::npos ? sass.size() : end + 1);
-  }
+  while (!sass.empty())
+    if (std::optional<Instruction> i = instruction_on(next_line(sass))) all.push_back(std::move(*i));
   return all;
 }
 
