@@ -1062,7 +1062,21 @@ int finish_grading(Grading& g, const Built& built, double steps_seconds) {
                    g.results_shown() + "/grade.log");
 }
 
+// Whether a CUDA GPU can be used is asked of a lab's judge (`--gpu-check`), whose CUDA start takes
+// a quarter of a second: where one is built already, before the build, so that it runs beside it.
+// Which lab's judge does not matter; a judge that the build links again goes on running as it was.
+std::optional<Background> gpu_check_beside_the_build(const Checkout& checkout, const Request& r) {
+  if (r.build_only) return std::nullopt;
+  for (const std::string& lab : r.labs.empty() ? checkout.labs() : r.labs) {
+    const std::string judge = Checkout::judge(checkout.build_dir, lab);
+    if (access(judge.c_str(), X_OK) == 0)
+      return std::make_optional<Background>(Command({judge, "--gpu-check"}, {}, "", "/dev/null"));
+  }
+  return std::nullopt;
+}
+
 int grade_request(const Checkout& checkout, Request& r) {
+  std::optional<Background> gpu_check = gpu_check_beside_the_build(checkout, r);
   const Built built = build_for(checkout, r);
   if (r.build_only) {  // the grading that follows builds again, and finds it done
     say("built ahead in " + checkout.shown(built.build->folder()) + ", " + std::to_string(built.labs.built.size()) +
@@ -1087,7 +1101,10 @@ int grade_request(const Checkout& checkout, Request& r) {
   // What is left was built for the build's GPU code, and is graded.
   if (!r.profile.empty() && g.labs.empty()) return kExitFailed;  // said above: it did not build
   if (g.labs.empty()) return finish_grading(g, built, 0);        // the verdicts are known without a GPU
-  if (run({{g.lister(g.labs.front()), "--gpu-check"}}).status != 0) return stop_without_gpu(g, r);
+  // Asked again after the build where the judge asked before could not answer (127: it did not run).
+  int gpu = gpu_check ? gpu_check->wait() : 127;
+  if (gpu == 127) gpu = run({{g.lister(g.labs.front()), "--gpu-check"}}).status;
+  if (gpu != 0) return stop_without_gpu(g, r);
   if (!r.profile.empty()) return profile_request(g, r);
   const std::vector<std::string> bars = say_how_graded(g, r);
   return finish_grading(g, built, grade_labs(g, bars));

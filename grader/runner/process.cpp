@@ -25,6 +25,12 @@ namespace workbook::runner {
 
 namespace {
 
+// The commands started to be waited for later (Background): never ended as something a command left.
+std::set<pid_t>& background_jobs() {
+  static std::set<pid_t> jobs;
+  return jobs;
+}
+
 // In the child, before exec: standard input from /dev/null, and no descriptor of the runner's from
 // `first_closed` on (3, or 4 past a file given on 3) but the output (a grading's log, a results
 // file opened without O_CLOEXEC): what a step's code reads or writes reaches nobody's terminal or file.
@@ -82,7 +88,7 @@ std::vector<pid_t> children_left() {
 void end_what_it_left(const std::set<pid_t>& spared = {}) {
   for (int round = 0; round < 1000; ++round) {
     std::vector<pid_t> left = children_left();
-    std::erase_if(left, [&](pid_t pid) { return spared.contains(pid); });
+    std::erase_if(left, [&](pid_t pid) { return spared.contains(pid) || background_jobs().contains(pid); });
     if (left.empty()) return;
     for (pid_t pid : left) kill(pid, SIGKILL);
     for (pid_t pid : left)
@@ -293,6 +299,35 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
     if (job_slot) done(state[*job_slot].job, *job_slot, exit_status(status));
   }
   end_what_it_left();
+}
+
+Background::Background(const Command& command) {
+  if (command.argv.empty()) throw std::invalid_argument("Background: no program");
+  if (command.output_path.empty()) throw std::invalid_argument("Background: the command writes its output to a file");
+  become_subreaper();
+  pid_ = spawn(command, -1);
+  background_jobs().insert(pid_);
+}
+
+int Background::wait() {
+  if (pid_ < 0) return status_;
+  int status = 0;
+  pid_t ended;
+  while ((ended = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+  }
+  background_jobs().erase(pid_);
+  pid_ = -1;
+  // Reaped already by a wait for any child (run_on_slots()): its status is lost, and said as a
+  // program that could not run (127), so that the caller asks again.
+  status_ = ended < 0 ? 127 : exit_status(status);
+  end_what_it_left();
+  return status_;
+}
+
+Background::~Background() {
+  if (pid_ < 0) return;
+  kill(pid_, SIGKILL);
+  wait();
 }
 
 std::string path_of(const std::string& program) {

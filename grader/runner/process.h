@@ -3,6 +3,8 @@
 // student's name is one argument, whatever it holds. Plain C++ on POSIX.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <functional>
 #include <string>
@@ -66,6 +68,24 @@ void run_on_slots_ahead(std::size_t jobs, std::size_t slots,
                         const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& make,
                         const std::function<Command(std::size_t job, std::size_t slot, std::size_t lane)>& prepare,
                         const std::function<void(std::size_t job, std::size_t slot, int status)>& done);
+
+// A command started now and waited for later, while the runner runs others: the check for a GPU
+// runs beside the build (its CUDA start is a quarter of a second). Its output goes to its output
+// file. What run() and its kind end after each command never includes it; what it leaves behind is
+// ended when it is waited for. Never waited for, it is killed and reaped when it goes out of scope.
+class Background {
+ public:
+  explicit Background(const Command& command);
+  Background(const Background&) = delete;
+  Background& operator=(const Background&) = delete;
+  ~Background();
+  // Its exit status, as run() gives it, once it has ended (waited for here, once).
+  int wait();
+
+ private:
+  pid_t pid_ = -1;
+  int status_ = -1;
+};
 
 // Where `program` is: itself when it is a path that is executable, else the first executable of
 // that name on PATH; "" when there is none.

@@ -169,6 +169,26 @@ TEST_CASE("nothing a command starts outlives it: a daemon it leaves, in a sessio
   CHECK_FALSE(std::filesystem::exists(late));  // both daemons were ended before they could write
 }
 
+TEST_CASE("a command in the background runs on beside the runner's others, and gives its status when waited for") {
+  const std::string done = scratch_file("background_done.txt");
+  std::filesystem::remove(done);
+  const auto began = std::chrono::steady_clock::now();
+  Background check({{"sh", "-c", "sleep 1; echo done > \"$0\"; exit 5", done}, {}, "", "/dev/null"});
+  // Commands run meanwhile end what they leave behind, and the one in the background is not theirs.
+  CHECK(run({{"sh", "-c", "exit 3"}}).status == 3);
+  CHECK(run({{"true"}}).status == 0);
+  CHECK(check.wait() == 5);
+  CHECK(check.wait() == 5);  // asked again, the same answer
+  CHECK(std::filesystem::exists(done));
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() < 3);
+  std::filesystem::remove(done);
+  {  // never waited for: ended with its scope, not left running
+    Background forgotten({{"sh", "-c", "sleep 2; echo late > \"$0\"", done}, {}, "", "/dev/null"});
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  CHECK_FALSE(std::filesystem::exists(done));
+}
+
 TEST_CASE("jobs on slots: every job runs, never two in one slot, and at once where there are slots") {
   // Each job claims its slot by making a folder that only one holder can make: a second job given
   // the same slot while the first holds it exits 9.
