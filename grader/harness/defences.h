@@ -16,7 +16,7 @@ namespace workbook {
 
 enum class Defence {
   kRememberedWork,  // fresh inputs and poisoned outputs before every timed run, every run's output checked
-  kCeiling,         // no measurement faster than the same-run reference or the device's measured peaks
+  kCeiling,         // no measurement faster than the same-run reference or the device's limits
   kPrecision,       // FP32 results within an FP32 tolerance, not a bound loose enough for TF32 or BF16
   kGuard,           // nothing written just before or just after an output
   kInputChanged,    // inputs come back unchanged

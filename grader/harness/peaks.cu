@@ -59,10 +59,8 @@ double measure_fma_tflop_per_s(cudaStream_t stream) {
   return flops / (timing.median_ms * 1e9);
 }
 
-const DevicePeaks& device_peaks() {
-  static const DevicePeaks peaks = [] {
-    constexpr std::size_t kCopyBytes = std::size_t{512} << 20;  // ten times the H100's L2
-    DevicePeaks p{measure_copy_gb_per_s(kCopyBytes, nullptr), measure_fma_tflop_per_s(nullptr)};
+const DeviceCeilings& device_ceilings() {
+  static const DeviceCeilings ceilings = [] {
     int device = 0, memory_clock = 0, bus_width = 0, sms = 0, sm_clock = 0, major = 0, minor = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock, cudaDevAttrMemoryClockRate, device));
@@ -71,9 +69,16 @@ const DevicePeaks& device_peaks() {
     CUDA_CHECK(cudaDeviceGetAttribute(&sm_clock, cudaDevAttrClockRate, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-    p.memory_limit_gb_per_s = memory_limit_gb_per_s(memory_clock, bus_width);
-    p.fma_limit_tflop_per_s = fma_limit_tflop_per_s(sms, fp32_lanes_per_sm(major, minor), sm_clock);
-    return p;
+    return DeviceCeilings{memory_limit_gb_per_s(memory_clock, bus_width),
+                          fma_limit_tflop_per_s(sms, fp32_lanes_per_sm(major, minor), sm_clock)};
+  }();
+  return ceilings;
+}
+
+const DevicePeaks& measured_peaks() {
+  static const DevicePeaks peaks = [] {
+    constexpr std::size_t kCopyBytes = std::size_t{512} << 20;  // ten times the H100's L2
+    return DevicePeaks{measure_copy_gb_per_s(kCopyBytes, nullptr), measure_fma_tflop_per_s(nullptr)};
   }();
   return peaks;
 }

@@ -181,7 +181,7 @@ std::string first_failed_call(const std::vector<DeviceMismatches>& outputs, cons
 
 std::string share_of_limits(const Measurement& m) {
   if (m.bytes <= 0 && m.flops <= 0) return "";
-  const DevicePeaks& peaks = device_peaks();
+  const DeviceCeilings& peaks = device_ceilings();
   std::ostringstream text;
   text << std::fixed << std::setprecision(1) << "share of the device's limits ([ceiling]):";
   const auto shares = [&](const std::string& who, double ms) {
@@ -199,7 +199,7 @@ std::string share_of_limits(const Measurement& m) {
 std::string above_ceiling(const Measurement& m) {
   std::ostringstream why;
   why << std::fixed << std::setprecision(1);
-  const DevicePeaks& peaks = device_peaks();
+  const DeviceCeilings& peaks = device_ceilings();
   if (m.reference.is_ceiling && m.percent_of_reference() > 100.0 * kCeilingSlack)
     why << "measured at " << m.percent_of_reference() << "% of " << m.reference.name
         << " on the same inputs, which no correct kernel can be";

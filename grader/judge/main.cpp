@@ -81,11 +81,10 @@ void print_header() {
     std::cout << "[workbook] --correctness-only: small shapes, nothing timed\n";
     return;
   }
-  // Measured, not taken from a datasheet: the card as it runs now is what results are fractions of.
-  const DevicePeaks& peaks = device_peaks();
-  std::cout << "[workbook] measured peaks: device-to-device copy " << static_cast<int>(peaks.copy_gb_per_s)
-            << " GB/s (read + write), FP32 FMA " << peaks.fma_tflop_per_s << " TFLOP/s; limits (the [ceiling]): memory "
-            << static_cast<int>(peaks.memory_limit_gb_per_s) << " GB/s, FP32 " << peaks.fma_limit_tflop_per_s
+  // From the device's attributes: what no kernel can pass, and what each row's share is of (grade.log).
+  const DeviceCeilings& ceilings = device_ceilings();
+  std::cout << "[workbook] the device's limits (the [ceiling]): memory "
+            << static_cast<int>(ceilings.memory_limit_gb_per_s) << " GB/s, FP32 " << ceilings.fma_limit_tflop_per_s
             << " TFLOP/s\n";
 }
 
@@ -243,7 +242,7 @@ int check_plans_without_gpu(const Options& options) {
 // Grading: doctest runs the selected steps; then the rows go where they were asked to, and the exit
 // status says the steps' verdicts, or what the proofs expected of them.
 int grade(const Options& options, doctest::Context& context, Clock::time_point began) {
-  std::cout << "[workbook] start-up (CUDA, and the peaks where on): " << std::fixed << std::setprecision(2)
+  std::cout << "[workbook] start-up (CUDA and the device's attributes): " << std::fixed << std::setprecision(2)
             << seconds_since(began) << " s\n"
             << std::defaultfloat;
   registered::hand_rows_over_on(options.rows_fd);

@@ -70,10 +70,12 @@ struct LabDescription {
 // --correctness-only, each as the grading will pass it.
 LabDescription describe_lab(const std::string& grader, const std::vector<std::string>& arguments = {});
 // The lab's steps, as its judge describes them (Checkout::step_ids: built first where it is not).
-std::vector<StepInfo> lab_steps(const Checkout& checkout, const std::string& lab);
+std::vector<StepInfo> lab_steps(const Checkout& checkout, const std::string& lab,
+                                const std::vector<std::string>& arguments = {});
 std::vector<StepInfo> list_steps(const std::string& grader, const std::vector<std::string>& bars = {});
 // The lab of step `id` ("04.1"), which must be one of its steps: a usage error that lists them.
-std::string lab_of_step(const Checkout& checkout, const std::string& id);
+std::string lab_of_step(const Checkout& checkout, const std::string& id,
+                        const std::vector<std::string>& arguments = {});
 // A tool of the CUDA toolkit (compute-sanitizer, ncu, cuobjdump): on PATH, else beside nvcc; "" when neither.
 std::string toolkit_tool(const std::string& name);
 

@@ -315,7 +315,7 @@ void bench(const std::string& csv_path) {
         if (!m.failure.empty()) return m.failure;
         const double cub_gb_per_s = m.bytes / (m.reference_ms * 1e6);
         csv.row({curve.name(), at.operation == Operation::kSum ? "sum" : "scan", n, m.candidate_ms, m.rate(),
-                 m.percent_of_reference(), cub_gb_per_s, workbook::device_peaks().copy_gb_per_s});
+                 m.percent_of_reference(), cub_gb_per_s, workbook::measured_peaks().copy_gb_per_s});
         std::cout << std::left << std::setw(48) << curve.name() << std::setw(22) << at.describe() << std::fixed
                   << std::setprecision(0) << std::setw(7) << m.rate() << " GB/s " << std::setprecision(1)
                   << m.percent_of_reference() << "% of CUB (" << std::setprecision(0) << cub_gb_per_s << " GB/s)\n"
