@@ -232,6 +232,28 @@ std::string toolkit_tool(const std::string& name) {
 }
 
 // The lab of step `id` ("04.1"), which must be one of its steps: a usage error that lists them.
+std::string usage_of(const Checkout& checkout, const std::string& command) {
+  // A command's entry starts at a line indented by two spaces whose first word is its name, and
+  // runs to the next such line or a blank one, as ./workbook's usage_of() reads the same table.
+  std::ifstream table(checkout.root + "/grader/runner/usage.txt");
+  std::string text, line;
+  bool own = false;
+  while (std::getline(table, line)) {
+    if (line.empty()) own = false;
+    else if (line.size() > 2 && line.starts_with("  ") && line[2] != ' ')
+      own = line.substr(2, line.find(' ', 2) - 2) == command;
+    if (own) text += (text.empty() ? "usage: ./workbook " + line.substr(2) : line) + '\n';
+  }
+  return text;
+}
+
+Fatal unknown_option(const Checkout& checkout, const std::string& command, const std::string& word) {
+  const std::string usage = usage_of(checkout, command);
+  return Fatal(kExitUsage,
+               command + ": unknown option " + word +
+                   (usage.empty() ? " (see ./workbook --help)" : "\n\n" + usage.substr(0, usage.size() - 1)));
+}
+
 std::string lab_of_step(const Checkout& checkout, const std::string& id, const std::vector<std::string>& arguments) {
   const std::string lab = checkout.lab_named(id.substr(0, 2));
   const std::vector<StepInfo> steps = lab_steps(checkout, lab, arguments);

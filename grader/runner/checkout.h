@@ -26,6 +26,13 @@ struct Fatal : std::runtime_error {
 
 void say(const std::string& text);  // "[workbook] text", at once
 
+struct Checkout;
+// One command's part of the usage table, grader/runner/usage.txt (the one ./workbook --help prints):
+// "usage: ./workbook grade [LAB|STEP...]" and its lines, or "" where the table has no such command.
+std::string usage_of(const Checkout& checkout, const std::string& command);
+// A word of a command's that is no option of it: said, with the command's usage after it.
+Fatal unknown_option(const Checkout& checkout, const std::string& command, const std::string& word);
+
 std::string read_text(const std::string& path);
 std::vector<std::string> lines_of(const std::string& text);  // its lines, empty ones left out
 

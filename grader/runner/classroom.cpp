@@ -585,9 +585,7 @@ ClassRequest read_class_request(const Checkout& checkout, Words words) {
     } else if (word == "--build-ahead" || word == "--no-build-ahead") {
       r.build_ahead = r.slurm.build_ahead = word == "--build-ahead";
     } else if (word.starts_with("-")) {
-      throw Fatal(kExitUsage, "grade-class: unknown option " + word +
-                                  " (it takes --seed, --timeout, --points, --gpus, --no-build-ahead "
-                                  "and --slurm with its options: see ./workbook --help)");
+      throw unknown_option(checkout, "grade-class", word);
     } else if (r.dir.empty()) {
       r.dir = checkout.from_caller(word);
     } else {

@@ -139,8 +139,7 @@ Request read_request(const Checkout& checkout, Words words) {
       if (!std::regex_match(slot, std::regex("[0-9]{1,3}")))
         throw Fatal(kExitUsage, "--class-slot takes a number from 0 to 999, not '" + slot + "'");
       r.class_slot = std::stoi(slot);
-    } else if (word.starts_with("-"))
-      throw Fatal(kExitUsage, "grade: unknown option " + word + " (see ./workbook --help)");
+    } else if (word.starts_with("-")) throw unknown_option(checkout, "grade", word);
     else if (std::regex_match(word, step_id)) {  // one step: its lab, and the id, checked below
       add_once(r.labs, checkout.lab_named(word.substr(0, 2)));
       add_once(r.steps, word);
@@ -1141,8 +1140,7 @@ int profile(const Checkout& checkout, Words words) {
     else if (word == "--submission") r.submission = checkout.from_caller(words.value("a folder or an archive"));
     else if (word == "--seed") r.seed = checked_seed(words.value("a value"));
     else if (word == "--timeout") r.timeout_s = words.value("seconds");
-    else if (word.starts_with("-"))
-      throw Fatal(kExitUsage, "profile: unknown option " + word + " (see ./workbook --help)");
+    else if (word.starts_with("-")) throw unknown_option(checkout, "profile", word);
     else if (!r.profile.empty())
       throw Fatal(kExitUsage, "profile takes one step, like 03.2, not '" + r.profile + "' and '" + word + "'");
     else if (!std::regex_match(word, step_id))

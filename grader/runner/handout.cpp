@@ -138,7 +138,7 @@ std::vector<std::pair<std::string, std::string>> student_preset(const Checkout& 
 std::string destination_of(const Checkout& checkout, Words words) {
   std::string destination;
   for (std::string word; words.next(word);) {
-    if (word.starts_with("-")) throw Fatal(kExitUsage, "handout: unknown option " + word);
+    if (word.starts_with("-")) throw unknown_option(checkout, "handout", word);
     if (!destination.empty()) throw Fatal(kExitUsage, "handout takes one folder to write the student's copy into");
     destination = checkout.from_caller(word);
   }

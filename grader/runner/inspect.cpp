@@ -154,7 +154,7 @@ int warps_by_registers(int registers) {
 std::string lab_to_inspect(const Checkout& checkout, Words words) {
   std::string lab;
   for (std::string word; words.next(word);) {
-    if (word.starts_with("-")) throw Fatal(kExitUsage, "inspect: unknown option " + word);
+    if (word.starts_with("-")) throw unknown_option(checkout, "inspect", word);
     if (!lab.empty()) throw Fatal(kExitUsage, "inspect takes one lab or step, e.g. ./workbook inspect 04 or 04.8");
     lab = word.find('.') == std::string::npos ? checkout.lab_named(word) : lab_of_step(checkout, word);
   }

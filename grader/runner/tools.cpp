@@ -131,7 +131,7 @@ int bench(const Checkout& checkout, Words words) {
   std::string lab, kind = "starter";
   for (std::string word; words.next(word);) {
     if (word == "--solution") kind = "solution";
-    else if (word.starts_with("-")) throw Fatal(kExitUsage, "bench: unknown option " + word);
+    else if (word.starts_with("-")) throw unknown_option(checkout, "bench", word);
     else if (!lab.empty()) throw Fatal(kExitUsage, "bench takes one lab");
     else lab = checkout.lab_named(word);
   }
@@ -173,7 +173,7 @@ int calibrate(const Checkout& checkout, Words words) {
   std::string seed = "2026";
   for (std::string word; words.next(word);) {
     if (word == "--seed") seed = checked_seed(words.value("a value"));
-    else if (word.starts_with("-")) throw Fatal(kExitUsage, "calibrate: unknown option " + word);
+    else if (word.starts_with("-")) throw unknown_option(checkout, "calibrate", word);
     else if (std::find(labs.begin(), labs.end(), checkout.lab_named(word)) == labs.end())
       labs.push_back(checkout.lab_named(word));
   }

@@ -168,6 +168,9 @@ expect 2 "profile takes a step's id, like 03.2 (./workbook list shows them), not
 expect 2 "03_transpose has no step 03.9; its steps are: 03.1" "$root/workbook" profile 03.9
 expect 2 "profile takes one step, like 03.2, not '03.1' and '03.2'" "$root/workbook" profile 03.1 03.2
 expect 2 "profile: unknown option --bogus" "$root/workbook" profile 03.1 --bogus
+# After a word that is no option of the command, that command's usage, from the table --help prints.
+expect 2 "usage: ./workbook profile STEP" "$root/workbook" profile 03.1 --bogus
+expect 2 "      --no-build-ahead" "$root/workbook" grade-class "$scratch/no_class" --bogus
 expect 3 "WORKBOOK_NCU names /nonexistent/ncu, which is not a program here" env WORKBOOK_NCU=/nonexistent/ncu "$root/workbook" profile 03.1
 nvcc_folder=$(dirname "$(command -v nvcc 2>/dev/null || echo /none/nvcc)")
 if command -v ncu >/dev/null 2>&1 || [ -x "$nvcc_folder/ncu" ]; then
