@@ -139,7 +139,8 @@ bool Build::targets(const std::vector<std::string>& targets, bool keep_going) co
   std::ofstream log(this->log(), std::ios::app);
   static const std::regex progress(R"(^\[([0-9]+)/([0-9]+)\].*)");  // ninja's "[12/240] Building ..."
   // What is being built and how far it has got, every tenth of the way: a first build is minutes of
-  // compiling, and a console that says nothing for them looks hung.
+  // compiling, and a console that says nothing for them looks hung. A build of fewer than 20 steps
+  // (a file edited, the checks of an unchanged build) is seconds, and said by nothing.
   std::string what = targets.empty() ? "everything" : targets.front();
   if (targets.size() > 1) what += " and " + std::to_string(targets.size() - 1) + " more";
   int said = -1;
@@ -148,7 +149,7 @@ bool Build::targets(const std::vector<std::string>& targets, bool keep_going) co
     std::smatch m;
     if (!std::regex_match(line, m, progress)) return;
     const int done = std::stoi(m[1]), total = std::stoi(m[2]), tenth = done * 10 / total;
-    if (done > 0 && tenth > said) {
+    if (total >= 20 && done > 0 && tenth > said) {
       say("building " + what + ": " + std::to_string(done) + " of " + std::to_string(total) + " steps");
       said = tenth;
     }

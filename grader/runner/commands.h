@@ -1,6 +1,6 @@
 // The runner's commands, one file each: grade.cpp (one grading, and profile), classroom.cpp (a submission's
 // intake, and a class), tools.cpp (list, bench, calibrate), inspect.cpp (a lab's kernels
-// as compiled), handout.cpp (the student's copy). Each takes the user's words after
+// as compiled), handout.cpp (the student's copy), test_suite.cpp (setup, test). Each takes the user's words after
 // `./workbook COMMAND` as they were typed, checks them, builds what it needs and runs it.
 #pragma once
 
@@ -24,6 +24,9 @@ int inspect(const Checkout& checkout, Words words);
 int bench(const Checkout& checkout, Words words);
 int calibrate(const Checkout& checkout, Words words);
 int handout(const Checkout& checkout, Words words);
+// The whole build (setup), and the test suite over it with ctest, the user's words its arguments (test_suite.cpp).
+int setup(const Checkout& checkout, Words words);
+int test(const Checkout& checkout, Words words);
 
 // The scorecard and the reports asked for, and under the scorecard which bars graded (`bars`, when
 // given) and the `log` that has every column (when given); results.json says the `seed`, when

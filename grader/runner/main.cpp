@@ -6,9 +6,11 @@
 //   classroom.cpp  a submission's intake, and grade-class
 //   tools.cpp      list, bench, calibrate
 //   handout.cpp    handout: the student's copy, written and checked
+//   test_suite.cpp setup: the whole build; test: the build, then the test suite (ctest)
 //
 //   workbook_runner COMMAND --root=DIR --preset=NAME [--caller=DIR] [--results=DIR] -- WORDS...
-//       COMMAND is grade, profile, grade-class, list, bench, calibrate or handout; WORDS are the user's, as
+//       COMMAND is grade, profile, grade-class, list, bench, calibrate, handout, setup or test; WORDS are the user's,
+//       as
 //       ./workbook --help documents them; --results: where logs and reports go (default ROOT/results)
 //   workbook_runner summarize --rows=FILE [--json=FILE] [--junit=FILE] [--points=FILE]
 //       the scorecard and reports of a rows file (the CPU tests use it)
@@ -66,7 +68,8 @@ int dispatch(const std::string& command, const Arguments& a) {
   const Words words(a.words);
   if (checkout.root.empty() || checkout.preset.empty()) {
     if (command == "grade" || command == "profile" || command == "grade-class" || command == "list" ||
-        command == "inspect" || command == "bench" || command == "calibrate" || command == "handout")
+        command == "inspect" || command == "bench" || command == "calibrate" || command == "handout" ||
+        command == "setup" || command == "test")
       throw Fatal(kExitUsage, "workbook_runner " + command + " needs --root and --preset (./workbook runs it)");
   }
   if (command == "grade") return grade(checkout, words);
@@ -77,9 +80,11 @@ int dispatch(const std::string& command, const Arguments& a) {
   if (command == "bench") return bench(checkout, words);
   if (command == "calibrate") return calibrate(checkout, words);
   if (command == "handout") return handout(checkout, words);
+  if (command == "setup") return setup(checkout, words);
+  if (command == "test") return test(checkout, words);
   throw Fatal(kExitUsage,
-              "workbook_runner needs a command: grade, profile, grade-class, list, inspect, bench, calibrate, handout "
-              "or summarize (./workbook runs it)");
+              "workbook_runner needs a command: grade, profile, grade-class, list, inspect, bench, calibrate, handout, "
+              "setup, test or summarize (./workbook runs it)");
 }
 
 // The command's exit status, its error said on the console.
