@@ -92,7 +92,7 @@ std::string Checkout::judge(const std::string& build_dir, const std::string& lab
   return built(build_dir, lab, "starter").judge;  // every build has the starter, and one judge a lab
 }
 
-LabDescription describe_lab(const std::string& grader, const std::vector<std::string>& arguments) {
+const LabDescription& describe_lab(const std::string& grader, const std::vector<std::string>& arguments) {
   std::vector<std::string> argv = {grader, "--describe"};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   // Asked once a command for the same words of the same program (a step's id is checked, then the

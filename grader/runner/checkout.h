@@ -74,8 +74,9 @@ struct LabDescription {
   std::string sizes;    // with --seed among `arguments`: the correctness sizes drawn from it
 };
 // `arguments`: the grader's --bars (when a profile decides the bars: GpuBars below), --seed and
-// --correctness-only, each as the grading will pass it.
-LabDescription describe_lab(const std::string& grader, const std::vector<std::string>& arguments = {});
+// --correctness-only, each as the grading will pass it. Asked once a command for the same words of
+// the same build of `grader`: the answer is kept for the rest of the process.
+const LabDescription& describe_lab(const std::string& grader, const std::vector<std::string>& arguments = {});
 // The lab's steps, as its judge describes them (Checkout::step_ids: built first where it is not).
 std::vector<StepInfo> lab_steps(const Checkout& checkout, const std::string& lab,
                                 const std::vector<std::string>& arguments = {});

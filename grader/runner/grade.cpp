@@ -335,14 +335,12 @@ struct Grading {
     if (access(judge_of_lab.c_str(), X_OK) == 0) return judge_of_lab;
     return grader(lab, implementation == "submission" ? "starter" : implementation);
   }
-  // The lab as its lister describes it, asked once a grading: its steps, the sizes this grading's
-  // seed draws, its profile's metrics.
-  std::map<std::string, LabDescription> descriptions;
-  const LabDescription& described(const std::string& lab) {
-    if (const auto known = descriptions.find(lab); known != descriptions.end()) return known->second;
+  // The lab as its lister describes it (asked once a command: describe_lab()): its steps, the sizes
+  // this grading's seed draws, its profile's metrics.
+  const LabDescription& described(const std::string& lab) const {
     std::vector<std::string> arguments = {"--seed=" + seed};
     if (!sanitizer.empty()) arguments.push_back("--correctness-only");
-    return descriptions[lab] = describe_lab(lister(lab), arguments);
+    return describe_lab(lister(lab), arguments);
   }
   // The lab's steps asked for: those named by id, or all of them when none of its steps was.
   std::vector<StepInfo> chosen_steps(const std::string& lab) {

@@ -1,6 +1,5 @@
 // setup and test: the whole build, and the test suite run over it. ./workbook has installed what is
 // missing (the site's tools and Slurm too, for test, where it could) and built this program.
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
