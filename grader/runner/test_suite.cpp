@@ -71,7 +71,8 @@ int test(const Checkout& checkout, Words words) {
     }
     if (in_closing_list && std::regex_match(line, kListedAsSkipped)) return;
     in_closing_list = false;
-    std::cout << line << '\n';
+    // Each line as it comes, a CI log's too: stdout to a file is buffered in blocks otherwise.
+    std::cout << line << std::endl;
     if (std::regex_match(line, kPassed)) ++passed;
     else if (std::regex_match(line, kFailed)) ++failed;
     else if (std::regex_match(line, m, kSkipped)) {
