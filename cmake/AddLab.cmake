@@ -181,25 +181,30 @@ function(add_lab lab)
   # The student's code: this checkout's starter, and in a submission's build (./workbook grade
   # --submission) the student's file as `submission` too. Its grader is built but never run by the
   # build (no test discovery): a student's file is graded by the lab's judge, with its host code in
-  # its planner (plan_<NN_topic>_submission); the judge lists the steps.
+  # its planner (plan_<NN_topic>_submission); the judge lists the steps. The student's file of this
+  # build (students_kind) is the submission's where there is one, else the starter: a student's own
+  # checkout. It alone is compiled as a student's (_compile_students_file).
+  set(students_kind starter)
+  if(WORKBOOK_SUBMISSION AND EXISTS "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
+    set(students_kind submission)
+  endif()
   _add_lab_implementation(${lab} starter "${root}/labs/${lab}/${LAB_TOPIC}.cu" reject)
   # The GPU code every implementation of the lab is compiled to, which a student's object must carry.
   set(gpu_code "${CMAKE_CURRENT_BINARY_DIR}/gpu_code.architectures")
   file(GENERATE OUTPUT "${gpu_code}" CONTENT "$<TARGET_PROPERTY:${id}_starter,CUDA_ARCHITECTURES>\n")
-  if(WORKBOOK_SUBMISSION AND EXISTS "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
+  if(students_kind STREQUAL "submission")
     _build_lab_implementation(${lab} submission "${WORKBOOK_SUBMISSION}/labs/${lab}/${LAB_TOPIC}.cu")
-    _limit_student_compile(${id}_submission)
-  else()
-    _limit_student_compile(${id}_starter)  # a student's own checkout: the starter is their file
   endif()
   # The #include check's test (CPU): the starter's lines stay inside the lab and the toolkit.
   add_test(NAME "${lab}.static: the starter's #include lines pass the #include check"
     COMMAND workbook_audit includes "--lab-folder=${root}/labs/${lab}" "--student-headers=${root}/include"
             "--internals=${root}/grader" "${root}/labs/${lab}/${LAB_TOPIC}.cu")
   # In a student's checkout the starter is the student's file, compiled under the limit: it must
-  # carry the build's GPU code, not what nvcc falls back to when it cannot see a GPU.
+  # carry the build's GPU code, not what nvcc falls back to when it cannot see a GPU: the file the
+  # judge loads, its GPU half's fat binary.
+  _judged_code(${lab} starter starters_gpu_code unused)
   add_test(NAME "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
-    COMMAND workbook_audit gpu-code "--object=$<TARGET_FILE:${id}_starter>" "--architectures=${gpu_code}"
+    COMMAND workbook_audit gpu-code "--object=${starters_gpu_code}" "--architectures=${gpu_code}"
             "--source=labs/${lab}/${LAB_TOPIC}.cu")
   set_tests_properties("${lab}.static: the starter's #include lines pass the #include check"
     "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
@@ -326,6 +331,9 @@ function(add_lab_proofs lab)
   # The machine code the build dumps beside the libraries reads as cuobjdump -fun's (needs cuobjdump).
   if(WORKBOOK_CUOBJDUMP)
     set(dumped "$<TARGET_FILE:${id}_solution>" "$<TARGET_FILE:${id}_starter>")
+    if(TARGET ${id}_starter_gpu)
+      list(APPEND dumped "$<TARGET_OBJECTS:${id}_starter_gpu>")
+    endif()
     if(TARGET ${id}_given)
       list(APPEND dumped "$<TARGET_FILE:${id}_given>")
     endif()
@@ -423,33 +431,76 @@ function(_add_sanitize_test lab kind tool expect steps)
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};sanitize" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
+# A student's file, `kind` of the lab (the student's file of this build, add_lab's students_kind),
+# compiled three times from one text, each compile limited (_limit_student_compile):
+#  - lab<NN_topic>_<kind>, the library its grader links (./workbook bench), as every implementation's;
+#  - lab<NN_topic>_<kind>_gpu, its GPU half alone: `nvcc -fatbin` (cicc and ptxas, no host
+#    compiler) writes the fat binary the judge loads (grader/judge/replay.h), which the build dumps;
+#  - lab<NN_topic>_<kind>_host, its host half, which its planner links (grader/planner/planner.h):
+#    the planner has no GPU and loads no GPU code, so its kernels are PTX only (no ptxas), compiled
+#    by cicc at -O0 as a -G build's are, for the names the launches record.
+# Grading builds the two halves alone, side by side: one compile makes them one after the other (its
+# host compiler starts after ptxas ends), lab 04's file 5.7 s on an H200's host; the judge still
+# loads the same GPU code (solutions/04_sgemm/NOTES.md).
+function(_compile_students_file lab kind source)
+  set(id "lab${lab}")
+  set(target ${id}_${kind})
+  get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
+  add_library(${target}_gpu OBJECT "${source}")
+  add_library(${target}_host STATIC "${source}")
+  foreach(half ${target}_gpu ${target}_host)
+    target_link_libraries(${half} PUBLIC ${id}_interface)
+    _set_lab_gpu_code(${half})
+    _limit_student_compile(${half})
+    # nvcc times each of its passes on the file (--time appends to the table); ./workbook empties the
+    # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
+    # built.h's nvcc_passes): where a student's wait after editing the file goes.
+    set_property(TARGET ${half} PROPERTY WORKBOOK_NVCC_PASSES "${CMAKE_CURRENT_BINARY_DIR}/${half}.nvcc_passes.csv")
+    target_compile_options(${half} PRIVATE
+      "$<$<COMPILE_LANGUAGE:CUDA>:--time=${CMAKE_CURRENT_BINARY_DIR}/${half}.nvcc_passes.csv>")
+  endforeach()
+  _limit_student_compile(${target})
+  target_compile_options(${target}_gpu PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-fatbin>")
+  get_target_property(architectures ${target}_host CUDA_ARCHITECTURES)
+  list(TRANSFORM architectures REPLACE "^([0-9]+[af]?)(-real|-virtual)?$" "\\1-virtual")
+  set_property(TARGET ${target}_host PROPERTY CUDA_ARCHITECTURES "${architectures}")
+  target_compile_options(${target}_host PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-Xcicc=-O0>")
+  set_target_properties(${target}_host PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${lab_build_folder}")
+  # The GPU half's machine code, dumped where the judge reads it (FILE.sass, as _dump_machine_code
+  # writes a library's), whenever the fat binary is newer than its dump. An object library runs no
+  # command after it is built, so a target of its own does, after it.
+  if(WORKBOOK_CUOBJDUMP)
+    add_custom_target(${target}_gpu_dumped
+      COMMAND sh -c "test \"$2.sass\" -nt \"$2\" || { ${_WORKBOOK_DUMP_SASS}; }"
+              "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_OBJECTS:${target}_gpu>"
+      COMMENT "Dumping the machine code of ${target}_gpu" VERBATIM)
+    add_dependencies(${target}_gpu_dumped ${target}_gpu)
+  endif()
+  # The file is compiled again whenever its text differs from the text last compiled, whatever its
+  # time says. Ninja compiles a file only when it is newer than its object, and a file put back from
+  # a copy (cp -p, tar, unzip, rsync -a) keeps its old time: the object of the text since replaced
+  # would be graded. So a copy of the text, rewritten (and so newer) only when the text differs, is
+  # what each compile of it depends on; checking costs one cmp each build.
+  set(compiled_text "${CMAKE_CURRENT_BINARY_DIR}/${target}.compiled_text")
+  add_custom_target(${target}_text
+    COMMAND sh -c "cmp -s \"$0\" \"$1\" || cp \"$0\" \"$1\"" "${source}" "${compiled_text}"
+    BYPRODUCTS "${compiled_text}" COMMENT "Comparing ${source} with the text last compiled" VERBATIM)
+  foreach(compiled ${target} ${target}_gpu ${target}_host)
+    add_dependencies(${compiled} ${target}_text)
+  endforeach()
+  set_property(SOURCE "${source}" APPEND PROPERTY OBJECT_DEPENDS "${compiled_text}")
+endfunction()
+
 # Every compile of a student's file runs under grader/runner/limited.sh: bounded in wall time, CPU
 # time, memory and output, each reported in plain words when hit.
 function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh;compile")
   # Its host code runs only in its planner: compiled at -O1 (the top CMakeLists.txt says why).
   set_property(TARGET ${target} PROPERTY WORKBOOK_STUDENT_FILE ON)
-  # nvcc times each of its passes on the file (--time appends to the table); ./workbook empties the
-  # table before it builds and writes what it holds into grade.log (grader/runner/build.h,
-  # built.h's nvcc_passes): where a student's wait after editing the file goes.
-  set_property(TARGET ${target} PROPERTY WORKBOOK_NVCC_PASSES "${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv")
-  target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--time=${CMAKE_CURRENT_BINARY_DIR}/${target}.nvcc_passes.csv>")
   # The one file a student waits for after an edit is compiled with every core of the host:
   # --split-compile=0 splits cicc's and ptxas's work on it into parallel parts (lab 04's file: 8.3-9.7
   # s without, 4.7-6.5 s with, on 16 cores; the steps' ratios measured alike, solutions/04_sgemm/NOTES.md).
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>")
-  # The file is compiled again whenever its text differs from the text last compiled, whatever its
-  # time says. Ninja compiles a file only when it is newer than its object, and a file put back from
-  # a copy (cp -p, tar, unzip, rsync -a) keeps its old time: the object of the text since replaced
-  # would be graded. So a copy of the text, rewritten (and so newer) only when the text differs, is
-  # what the object depends on; checking costs one cmp each build.
-  get_target_property(student_file ${target} SOURCES)  # the one file of the target
-  set(compiled_text "${CMAKE_CURRENT_BINARY_DIR}/${target}.compiled_text")
-  add_custom_target(${target}_text
-    COMMAND sh -c "cmp -s \"$0\" \"$1\" || cp \"$0\" \"$1\"" "${student_file}" "${compiled_text}"
-    BYPRODUCTS "${compiled_text}" COMMENT "Comparing ${student_file} with the text last compiled" VERBATIM)
-  add_dependencies(${target} ${target}_text)
-  set_property(SOURCE "${student_file}" APPEND PROPERTY OBJECT_DEPENDS "${compiled_text}")
 endfunction()
 
 # "name|text": a mutant whose #include lines leave the lab (never compiled, read by `workbook_audit
@@ -542,12 +593,15 @@ endfunction()
 # `cuobjdump -sass`, under limited.sh as a compile): a judge's machine-code checks read it there
 # (machine_code.h) instead of running cuobjdump for each kernel in each step. A dump that cannot be
 # written leaves none, and the judge then runs cuobjdump on the library itself, kernel by kernel.
+# The shell's words for it: sh -c WORDS LIMITED CUOBJDUMP FILE.
+set(_WORKBOOK_DUMP_SASS
+    "\"$0\" compile \"$1\" -sass \"$2\" > \"$2.sass.part\" && mv \"$2.sass.part\" \"$2.sass\" || rm -f \"$2.sass.part\"")
 function(_dump_machine_code target)
   if(NOT WORKBOOK_CUOBJDUMP)
     return()
   endif()
   add_custom_command(TARGET ${target} POST_BUILD
-    COMMAND sh -c "\"$0\" compile \"$1\" -sass \"$2\" > \"$2.sass.part\" && mv \"$2.sass.part\" \"$2.sass\" || rm -f \"$2.sass.part\""
+    COMMAND sh -c "${_WORKBOOK_DUMP_SASS}"
             "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_FILE:${target}>"
     VERBATIM)
 endfunction()
@@ -582,6 +636,9 @@ function(_build_lab_implementation lab kind source)
   target_link_libraries(${id}_${kind} PUBLIC ${id}_interface)
   _set_lab_gpu_code(${id}_${kind})
   _dump_machine_code(${id}_${kind})
+  if(kind STREQUAL students_kind)
+    _compile_students_file(${lab} ${kind} "${source}")
+  endif()
   add_executable(grade_${lab}_${kind})
   # The grader's own libraries before the implementation: where both define the same inline
   # function or template instance, the linker keeps the first, so the grader's code runs its own.
@@ -609,6 +666,24 @@ function(_build_lab_implementation lab kind source)
   endif()
 endfunction()
 
+# The GPU code the judge loads of `kind` of the lab, into `file_out`, and the target that builds it
+# with its dump, into `target_out`: a student's file's GPU half (_compile_students_file), else the
+# implementation's library.
+function(_judged_code lab kind file_out target_out)
+  set(id "lab${lab}")
+  if(TARGET ${id}_${kind}_gpu)
+    set(${file_out} "$<TARGET_OBJECTS:${id}_${kind}_gpu>" PARENT_SCOPE)
+    if(TARGET ${id}_${kind}_gpu_dumped)
+      set(${target_out} ${id}_${kind}_gpu_dumped PARENT_SCOPE)
+    else()
+      set(${target_out} ${id}_${kind}_gpu PARENT_SCOPE)
+    endif()
+  else()
+    set(${file_out} "$<TARGET_FILE:${id}_${kind}>" PARENT_SCOPE)
+    set(${target_out} ${id}_${kind} PARENT_SCOPE)
+  endif()
+endfunction()
+
 # labs/NN_topic/built-<kind>.txt in the build: what the build makes of one implementation of the lab
 # and where it puts it, a "KEY<tab>VALUE" line each, for the runner (grader/runner/built.h), which
 # spells no target's name or output's path itself. Targets are named here, paths are the targets'
@@ -616,6 +691,11 @@ endfunction()
 function(_write_what_was_built lab kind)
   set(id "lab${lab}")
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
+  _judged_code(${lab} ${kind} device_code device_code_target)
+  set(nvcc_passes "")
+  if(TARGET ${id}_${kind}_gpu)  # a student's file: nvcc times each half's passes
+    set(nvcc_passes "$<TARGET_PROPERTY:${id}_${kind}_gpu,WORKBOOK_NVCC_PASSES>$<SEMICOLON>$<TARGET_PROPERTY:${id}_${kind}_host,WORKBOOK_NVCC_PASSES>")
+  endif()
   set(lines
     "judge_target\tjudge_${lab}"
     "judge\t$<TARGET_FILE:judge_${lab}>"
@@ -623,10 +703,11 @@ function(_write_what_was_built lab kind)
     "grader\t$<TARGET_FILE:grade_${lab}_${kind}>"
     "planner_target\tplan_${lab}_${kind}"
     "planner\t$<TARGET_FILE:plan_${lab}_${kind}>"
-    "device_code\t$<TARGET_FILE:${id}_${kind}>"
+    "device_code\t${device_code}"
+    "device_code_target\t${device_code_target}"
     "given_code\t$<$<TARGET_EXISTS:${id}_given>:$<TARGET_FILE:${id}_given>>"
     "gpu_code_architectures\t${lab_build_folder}/gpu_code.architectures"
-    "nvcc_passes\t$<TARGET_PROPERTY:${id}_${kind},WORKBOOK_NVCC_PASSES>")
+    "nvcc_passes\t${nvcc_passes}")
   list(JOIN lines "\n" content)
   file(GENERATE OUTPUT "${lab_build_folder}/built-${kind}.txt" CONTENT "${content}\n")
 endfunction()
@@ -740,9 +821,13 @@ function(_add_planner lab kind)
   set(id "lab${lab}")
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
   get_property(vendor_libraries GLOBAL PROPERTY WORKBOOK_${lab}_GRADER_LIBRARIES)
+  set(host_code ${id}_${kind})
+  if(TARGET ${id}_${kind}_host)  # a student's file: its host half (_compile_students_file)
+    set(host_code ${id}_${kind}_host)
+  endif()
   add_executable(plan_${lab}_${kind})
   target_link_libraries(plan_${lab}_${kind} PRIVATE workbook_planner_main workbook_planner_copies ${id}_planner_functions
-                        workbook_planner ${id}_${kind} ${vendor_libraries})
+                        workbook_planner ${host_code} ${vendor_libraries})
   set_target_properties(plan_${lab}_${kind} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${lab_build_folder}")
 endfunction()
 
@@ -752,7 +837,8 @@ endfunction()
 function(_add_judged_test lab kind expectation)
   set(id "lab${lab}")
   string(SUBSTRING "${lab}" 0 2 number)
-  set(device_code "--device-code=$<TARGET_FILE:${id}_${kind}>")
+  _judged_code(${lab} ${kind} judged_code unused)
+  set(device_code "--device-code=${judged_code}")
   if(TARGET ${id}_given)
     list(APPEND device_code "--device-code=$<TARGET_FILE:${id}_given>")
   endif()

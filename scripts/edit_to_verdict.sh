@@ -39,7 +39,7 @@ for step in "${steps[@]}"; do
 done
 saved=$(mktemp -d)
 # Put back as they were, their old times too: the build compiles a student's file by its text, not
-# its time (cmake/AddLab.cmake, _limit_student_compile), so the solution's build is not graded after.
+# its time (cmake/AddLab.cmake, _compile_students_file), so the solution's build is not graded after.
 restore() { cp -a "$saved/labs/." labs/ 2>/dev/null || true; rm -rf "$saved"; }
 trap restore EXIT
 mkdir -p "$saved/labs"
@@ -91,8 +91,9 @@ for step in "${steps[@]}"; do
     if [ "$r" -eq "$rounds" ]; then
       # ninja's record of this build: start and end (ms) of each output; its longest first.
       breakdowns+=$'\n'"$step, after editing $(basename "$target"): $(tail -n +"$((before + 1))" "$build_dir/.ninja_log" |
-        awk -F'\t' '$1 ~ /^[0-9]+$/ {printf "%.1f s %s\n", ($2 - $1) / 1000, $4}' | sort -rn | head -4 |
-        sed 's|^\(.*\) s .*/\([^/]*\)$|\1 s \2|' | paste -sd ';' - | sed 's/;/; /g')"
+        awk -F'\t' '$1 ~ /^[0-9]+$/ {n = split($4, p, "/"); if (!seen[$1 "/" $2 "/" p[n]]++) printf "%.1f s %s\n", ($2 - $1) / 1000, $4}' | sort -rn | head -4 |
+        sed -e 's|^\(.*\) s .*/\([^/]*\)\.dir/.*/\([^/]*\)$|\1 s \3 of \2|' -e 's|^\(.*\) s .*/\([^/]*\)$|\1 s \2|' |
+        paste -sd ';' - | sed 's/;/; /g')"
     fi
     read -r wall building verdict < <(grade "$step")
     unchanged+="${unchanged:+, }$wall ($building)"

@@ -19,12 +19,12 @@ namespace workbook {
 // std::runtime_error when the bytes are not a fat binary.
 std::set<std::string> gpu_code_in_fat_binaries(std::string_view bytes);
 
-// The images of every fat binary in an object file (a 64-bit ELF relocatable object) or a static
-// library (an ar archive of them). Throws std::runtime_error, saying why, when the file cannot be
-// read or is neither.
+// The images of every fat binary in an object file (a 64-bit ELF relocatable object), a static
+// library (an ar archive of them) or a fat binary file (nvcc -fatbin). Throws std::runtime_error, saying why, when the
+// file cannot be read or is neither.
 std::set<std::string> gpu_code_in_file(const std::string& path);
 
-// Every fat binary in an object file or a static library, each whole (its header and images), as
+// Every fat binary in an object file, a static library or a fat binary file, each whole (its header and images), as
 // the CUDA driver loads one (cuLibraryLoadData): the student's device code, which the judge loads
 // without linking the student's host code. Throws std::runtime_error as gpu_code_in_file() does.
 std::vector<std::string> fat_binaries_in_file(const std::string& path);

@@ -26,6 +26,20 @@ Build::Build(const Checkout& checkout, std::string build_dir, std::string log_fo
   if (no_log_yet) ninja_log_from_ = 0;
 }
 
+namespace {
+
+// The name an output of the build is said by: its file's, and an object's with the target it was
+// compiled for (CMake's CMakeFiles/TARGET.dir/...), as a student's file is compiled for three.
+std::string said_name(const std::string& output) {
+  const fs::path path(output);
+  for (const fs::path& part : path)
+    if (const std::string folder = part.string(); folder.size() > 4 && folder.ends_with(".dir"))
+      return path.filename().string() + " of " + folder.substr(0, folder.size() - 4);
+  return path.filename().string();
+}
+
+}  // namespace
+
 std::string Build::where_the_time_went(std::size_t most) const {
   // Each line ninja adds: "start_ms<TAB>end_ms<TAB>mtime<TAB>output<TAB>hash", times since its run began.
   std::ifstream record(build_dir_ + "/.ninja_log");
@@ -33,6 +47,9 @@ std::string Build::where_the_time_went(std::size_t most) const {
   record.seekg(static_cast<std::streamoff>(ninja_log_from_));
   if (!record) return "";  // ninja rewrote its record smaller (it compacts it now and then)
   std::vector<std::pair<double, std::string>> outputs;
+  // A custom target's command is recorded once for each of its outputs' names (its folder's path and
+  // the absolute one): the same name, start and end said once.
+  std::set<std::string> seen;
   for (std::string line; std::getline(record, line);) {
     std::istringstream fields(line);
     std::string start, end, mtime, output;
@@ -40,7 +57,9 @@ std::string Build::where_the_time_went(std::size_t most) const {
         !std::getline(fields, output, '\t') || start.empty() || !std::isdigit(static_cast<unsigned char>(start[0])))
       continue;
     const double seconds = (std::stod(end) - std::stod(start)) / 1000.0;
-    if (seconds >= 0.1) outputs.emplace_back(seconds, fs::path(output).filename().string());  // not ninja's own checks
+    const std::string name = said_name(output);
+    if (seconds >= 0.1 && seen.insert(start + '\t' + end + '\t' + name).second)  // not ninja's own checks
+      outputs.emplace_back(seconds, name);
   }
   std::sort(outputs.begin(), outputs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::ostringstream went;
@@ -337,11 +356,12 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
     to_build.push_back(lab);
     // nvcc times its passes on a student's file (the build decides which: cmake/AddLab.cmake); a
     // solution has no table.
-    const std::string passes = built(build_dir_, lab, kind).nvcc_passes;
-    if (passes.empty()) continue;
-    std::error_code none_yet;
-    fs::remove(passes, none_yet);
-    result.nvcc_passes[lab] = passes;
+    const std::vector<std::string> tables = built(build_dir_, lab, kind).nvcc_passes;
+    for (const std::string& table : tables) {
+      std::error_code none_yet;
+      fs::remove(table, none_yet);
+    }
+    if (!tables.empty()) result.nvcc_passes[lab] = tables;
   }
   // What grades each lab: its judge, which links nothing of any implementation's, so it builds and
   // lists the lab's steps whether the file compiles or not (a submission's is the checkout's,
@@ -353,7 +373,8 @@ LabsBuilt Build::graders(const std::vector<std::string>& labs, const std::string
   };
   const auto file_targets = [&](const std::string& lab) {
     const Built made = built(build_dir_, lab, kind);
-    if (judged) return std::vector<std::string>{made.planner_target};
+    // Judged: its planner (which links its host code) and the GPU code the judge loads, dumped.
+    if (judged) return std::vector<std::string>{made.planner_target, made.device_code_target};
     std::vector<std::string> graders = {made.grader_target};
     if (kind == "submission") graders.push_back(built(build_dir_, lab, "starter").grader_target);
     return graders;

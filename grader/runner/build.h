@@ -25,9 +25,9 @@ struct LabsBuilt {
   std::map<std::string, std::string> refused;      // lab -> the include audit's findings
   // lab -> why its object does not carry the build's GPU code ([gpu-code]): built, but not graded
   std::map<std::string, std::string> miscompiled;
-  // lab -> the file nvcc writes the times of its passes on the student's file in (built.h's
+  // lab -> the files nvcc writes the times of its passes on the student's file in (built.h's
   // nvcc_passes), emptied before this build: absent after it when the file was not compiled again.
-  std::map<std::string, std::string> nvcc_passes;
+  std::map<std::string, std::vector<std::string>> nvcc_passes;
 };
 
 // The file where nvcc wrote how long each of its passes took on a student's file (the compile option

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "runner/checkout.h"
@@ -23,9 +24,21 @@ Built built(const std::string& build_dir, const std::string& lab, const std::str
     if (found == said.end()) throw Fatal(kExitFailed, path + " does not say " + key + ": configure the build again");
     return found->second;
   };
-  return {value("judge_target"),           value("judge"),      value("grader_target"), value("grader"),
-          value("planner_target"),         value("planner"),    value("device_code"),   value("given_code"),
-          value("gpu_code_architectures"), value("nvcc_passes")};
+  std::vector<std::string> tables;  // a CMake list: `;` between its items
+  std::istringstream listed(value("nvcc_passes"));
+  for (std::string table; std::getline(listed, table, ';');)
+    if (!table.empty()) tables.push_back(table);
+  return {value("judge_target"),
+          value("judge"),
+          value("grader_target"),
+          value("grader"),
+          value("planner_target"),
+          value("planner"),
+          value("device_code"),
+          value("device_code_target"),
+          value("given_code"),
+          value("gpu_code_architectures"),
+          tables};
 }
 
 }  // namespace workbook::runner

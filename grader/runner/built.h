@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace workbook::runner {
 
@@ -13,10 +14,13 @@ struct Built {
   std::string judge_target, judge;      // the lab's judge: one for every implementation
   std::string grader_target, grader;    // the implementation linked into the lab's grader
   std::string planner_target, planner;  // its host code, in the planner the judge starts
-  std::string device_code;              // its library, whose GPU code the judge loads
+  std::string device_code;              // the file whose GPU code the judge loads (a library, a fat binary)
+  std::string device_code_target;       // the target that builds it, and dumps its machine code
   std::string given_code;               // the lab's given GPU code, a library of its own ("" where none)
   std::string gpu_code_architectures;   // the file naming the GPU code every implementation carries
-  std::string nvcc_passes;              // where nvcc times its passes on a student's file ("" for others)
+  // Where nvcc times its passes on a student's file, a table for each of its compiles (its GPU half
+  // and its host half: cmake/AddLab.cmake, _compile_students_file); none for other implementations.
+  std::vector<std::string> nvcc_passes;
 };
 
 // What `build_dir`'s build made of `kind` of `lab`. Throws Fatal (failed) where the build was not

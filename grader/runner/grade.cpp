@@ -821,12 +821,16 @@ void start_grading(Grading& g, const Request& r, const Built& built) {
   g.log_path = g.results + "/grade.log";
   g.log.open(g.log_path, std::ios::trunc);
   if (!g.log) throw Fatal(kExitUsage, "cannot write " + g.log_path);
-  // Where compiling a student's file went, pass by pass, as nvcc timed it: most of a student's wait
-  // for a step after editing lab 04's file. Said only for a file this build compiled.
-  for (const auto& [lab, table] : built.labs.nvcc_passes)
-    if (const std::string passes = nvcc_passes(table); !passes.empty())
-      g.log << "[workbook] nvcc's passes on " << g.checkout.topic_file(lab) << ", compiled for this grading: " << passes
-            << '\n';
+  // Where compiling a student's file went, pass by pass, as nvcc timed it, for each of its compiles
+  // (named by its target: its GPU half and its host half, side by side): most of a student's wait for
+  // a step after editing lab 04's file. Said only for a file this build compiled.
+  for (const auto& [lab, tables] : built.labs.nvcc_passes)
+    for (const std::string& table : tables)
+      if (const std::string passes = nvcc_passes(table); !passes.empty()) {
+        const std::string compile = fs::path(table).filename().string();
+        g.log << "[workbook] nvcc's passes on " << g.checkout.topic_file(lab) << ", compiled for this grading ("
+              << compile.substr(0, compile.find(".nvcc_passes")) << "): " << passes << '\n';
+      }
   std::ofstream(g.rows_path, std::ios::trunc).close();
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "runner/build.h"
+#include "runner/built.h"
 #include "runner/commands.h"
 #include "runner/process.h"
 
@@ -42,32 +43,6 @@ std::string json_string(const std::string& text, std::size_t& at) {
   }
   ++at;
   return value;
-}
-
-struct CompileCommand {
-  std::string folder;
-  std::string command;
-};
-
-// The build's command for `file`, from CMake's compile_commands.json (each entry: directory, command,
-// file, in that order; the file's entry is the one whose "file" is it).
-CompileCommand compile_command_of(const std::string& build_dir, const std::string& file) {
-  const std::string text = read_text(build_dir + "/compile_commands.json");
-  CompileCommand found, entry;
-  for (std::size_t at = 0; (at = text.find('"', at)) != std::string::npos;) {
-    const std::string key = json_string(text, at);
-    const std::size_t value = text.find('"', text.find(':', at));
-    if (value == std::string::npos) break;
-    at = value;
-    const std::string content = json_string(text, at);
-    if (key == "directory") entry = {content, ""};
-    else if (key == "command") entry.command = content;
-    else if (key == "file" && content == file) found = entry;
-  }
-  if (found.command.empty())
-    throw Fatal(kExitFailed, "the build in " + build_dir + " has no compile command for " + file +
-                                 ": run ./workbook setup, then inspect again");
-  return found;
 }
 
 // A command line as CMake writes one (words between spaces, "..." and \ quoting) into its words.
@@ -94,6 +69,41 @@ std::vector<std::string> words_of(const std::string& line) {
   }
   if (any) words.push_back(word);
   return words;
+}
+
+struct CompileCommand {
+  std::string folder;
+  std::string command;
+};
+
+// Where a compile command writes, its folder's path to the word after -o; "" where it names none.
+fs::path output_of(const CompileCommand& compile) {
+  const std::vector<std::string> words = words_of(compile.command);
+  const auto o = std::find(words.begin(), words.end(), "-o");
+  if (o == words.end() || o + 1 == words.end()) return {};
+  return fs::weakly_canonical(fs::path(compile.folder) / *(o + 1));
+}
+
+// The build's command that compiles `file` into `output`, from CMake's compile_commands.json (each
+// entry: directory, command, file, in that order). A student's file has several (its library, its
+// GPU half, its host half: cmake/AddLab.cmake): the one that writes `output` is the one asked for.
+CompileCommand compile_command_of(const std::string& build_dir, const std::string& file, const std::string& output) {
+  const std::string text = read_text(build_dir + "/compile_commands.json");
+  CompileCommand found, entry;
+  for (std::size_t at = 0; (at = text.find('"', at)) != std::string::npos;) {
+    const std::string key = json_string(text, at);
+    const std::size_t value = text.find('"', text.find(':', at));
+    if (value == std::string::npos) break;
+    at = value;
+    const std::string content = json_string(text, at);
+    if (key == "directory") entry = {content, ""};
+    else if (key == "command") entry.command = content;
+    else if (key == "file" && content == file && output_of(entry) == fs::weakly_canonical(output)) found = entry;
+  }
+  if (found.command.empty())
+    throw Fatal(kExitFailed, "the build in " + build_dir + " has no compile command for " + file + " into " + output +
+                                 ": run ./workbook setup, then inspect again");
+  return found;
 }
 
 struct KernelResources {
@@ -176,11 +186,13 @@ void build_as_grade_does(const Checkout& checkout, const std::string& lab) {
   }
 }
 
-// The build's own compile of the file, once more, into `object`, with ptxas's resources: its
-// output (also left in FOLDER/LAB.ptxas.txt), and the compile's command as the build ran it.
+// The build's own compile of the file's GPU code (what the judge loads), once more, into `object`,
+// with ptxas's resources: its output (also left in FOLDER/LAB.ptxas.txt), and the compile's command
+// as the build ran it.
 std::string compile_with_resource_usage(const Checkout& checkout, const std::string& lab, const std::string& folder,
                                         const std::string& object, std::vector<std::string>& command) {
-  const CompileCommand compile = compile_command_of(checkout.build_dir, checkout.root + "/" + checkout.topic_file(lab));
+  const CompileCommand compile = compile_command_of(checkout.build_dir, checkout.root + "/" + checkout.topic_file(lab),
+                                                    built(checkout.build_dir, lab, "starter").device_code);
   std::vector<std::string> argv = {checkout.root + "/grader/runner/limited.sh", "compile"};
   command = words_of(compile.command);
   for (std::size_t i = 0; i < command.size(); ++i) {

@@ -26,9 +26,13 @@ else
 fi
 # Where compiling the student's file went, as nvcc timed its passes, in grade.log: said
 # for the file this grading compiled, and not again by a grading that compiles it no more.
-passes="nvcc's passes on labs/02_memory/memory.cu, compiled for this grading: preprocessing"
-if grep -qE "^\[workbook\] $passes [0-9.]+ s, cudafe\+\+ .*, cicc [0-9.]+ s for compute_[0-9a]+.*, host compiler [0-9.]+ s$" "$copy/results/grade.log"; then
-  echo "ok: grade.log says how long each of nvcc's passes took on the student's file"
+# Two compiles, side by side: the GPU half (cicc and ptxas) and the host half (cudafe++, cicc for
+# PTX alone, the host compiler).
+passes="nvcc's passes on labs/02_memory/memory.cu, compiled for this grading"
+if grep -qE "^\[workbook\] $passes \(lab02_memory_starter_gpu\): preprocessing [0-9.]+ s, cicc [0-9.]+ s for compute_[0-9a]+, ptxas [0-9.]+ s for sm_[0-9a]+.*, fatbinary [0-9.]+ s$" "$copy/results/grade.log" &&
+   grep -qE "^\[workbook\] $passes \(lab02_memory_starter_host\): preprocessing [0-9.]+ s, cudafe\+\+ .*, cicc [0-9.]+ s for compute_[0-9a]+.*, host compiler [0-9.]+ s$" "$copy/results/grade.log" &&
+   ! grep "$passes (lab02_memory_starter_host)" "$copy/results/grade.log" | grep -q ptxas; then
+  echo "ok: grade.log says how long each of nvcc's passes took on the student's file, its GPU half and its host half"
 else
   echo "FAIL: no line of nvcc's passes on memory.cu in grade.log:"; cat "$copy/results/grade.log"; failures=$((failures + 1))
 fi

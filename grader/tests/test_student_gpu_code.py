@@ -7,9 +7,10 @@ A student's file is compiled under grader/runner/limited.sh, whose memory limit 
 CUDA process needs to start: a compile that asks the GPU (nvcc's -arch=native) cannot see it there,
 and nvcc falls back to its default architecture. This test
   1. finds no compile command in the build that asks the GPU (every one names its architectures);
-  2. compiles, with the exact command the build uses for lab 04's student file and under limited.sh
+  2. compiles, with the exact command the build uses for the GPU half of lab 04's student file (the
+     fat binary the judge loads: cmake/AddLab.cmake, _compile_students_file) and under limited.sh
      compile, a student's kernel that uses cp.async (lab 04's cp_async.cuh, sm_80 and later), and
-     checks its object carries the lab's GPU code (workbook_audit gpu-code);
+     checks its fat binary carries the lab's GPU code (workbook_audit gpu-code);
   3. shows the check refuses nvcc's fallback: the same command with no architecture named.
 CPU only: nothing runs on a GPU.
 """
@@ -58,9 +59,10 @@ def main():
 
     student_file = os.path.join(root, "labs", "04_sgemm", "sgemm.cu")
     student = [c for c in commands if os.path.realpath(c["file"]) == os.path.realpath(student_file)
-               and "lab04_sgemm_starter.dir" in c["command"]]
-    if not student:
-        print("FAIL: the build has no compile command for lab 04's student file (" + student_file + ")")
+               and "lab04_sgemm_starter_gpu.dir" in c["command"]]
+    if not student or " -fatbin" not in student[0]["command"]:
+        print("FAIL: the build has no compile command for the GPU half of lab 04's student file (" + student_file +
+              "), nvcc -fatbin")
         return 1
     argv = shlex.split(student[0]["command"])
     directory = student[0]["directory"]
