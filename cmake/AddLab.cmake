@@ -202,7 +202,7 @@ function(add_lab lab)
   # In a student's checkout the starter is the student's file, compiled under the limit: it must
   # carry the build's GPU code, not what nvcc falls back to when it cannot see a GPU: the file the
   # judge loads, its GPU half's fat binary.
-  _judged_code(${lab} starter starters_gpu_code unused)
+  _judged_code(${lab} starter starters_gpu_code unused unused)
   add_test(NAME "${lab}.static: the starter, compiled as a student's file, carries the build's GPU code"
     COMMAND workbook_audit gpu-code "--object=${starters_gpu_code}" "--architectures=${gpu_code}"
             "--source=labs/${lab}/${LAB_TOPIC}.cu")
@@ -328,15 +328,21 @@ function(add_lab_proofs lab)
             "--source=solutions/${lab}/${LAB_TOPIC}.cu")
   set_tests_properties("${lab}.static: the solution's #include lines pass the #include check"
     "${lab}.static: the solution carries the build's GPU code" PROPERTIES LABELS "cpu;${lab};static;host-code")
-  # The machine code the build dumps beside the libraries reads as cuobjdump -fun's (needs cuobjdump).
+  # The machine code the build dumps of the libraries and the student's GPU half reads as cuobjdump
+  # -fun's (needs cuobjdump): each file, then its dump.
   if(WORKBOOK_CUOBJDUMP)
-    set(dumped "$<TARGET_FILE:${id}_solution>" "$<TARGET_FILE:${id}_starter>")
-    if(TARGET ${id}_starter_gpu)
-      list(APPEND dumped "$<TARGET_OBJECTS:${id}_starter_gpu>")
-    endif()
+    set(dumped "")
+    set(files "$<TARGET_FILE:${id}_solution>" "$<TARGET_FILE:${id}_starter>")
+    _judged_code(${lab} starter starters_judged_code unused unused)
+    list(APPEND files "${starters_judged_code}")
     if(TARGET ${id}_given)
-      list(APPEND dumped "$<TARGET_FILE:${id}_given>")
+      list(APPEND files "$<TARGET_FILE:${id}_given>")
     endif()
+    list(REMOVE_DUPLICATES files)  # the starter's library is what the judge loads in a submission's build
+    foreach(file IN LISTS files)
+      _machine_code_dump("${file}" dump)
+      list(APPEND dumped "${file}" "${dump}")
+    endforeach()
     add_test(NAME "${lab}.static: the build's machine-code dumps read as cuobjdump -fun does, kernel by kernel"
       COMMAND workbook_audit machine-code ${dumped})
     set_tests_properties("${lab}.static: the build's machine-code dumps read as cuobjdump -fun does, kernel by kernel"
@@ -387,10 +393,8 @@ function(add_lab_proofs lab)
     set(repeat_steps "--step=${LAB_REPEAT_STEPS}")
   endif()
   # Judged, as every file is graded: the lab's judge with the solution's planner and GPU code.
-  set(judged_solution "--planner=$<TARGET_FILE:plan_${lab}_solution>" "--device-code=$<TARGET_FILE:${id}_solution>")
-  if(TARGET ${id}_given)
-    list(APPEND judged_solution "--device-code=$<TARGET_FILE:${id}_given>")
-  endif()
+  _judge_device_code(${lab} solution solution_code)
+  set(judged_solution "--planner=$<TARGET_FILE:plan_${lab}_solution>" ${solution_code})
   set(name "${lab}.repeat: the solution, judged, graded 5 times gets the same verdicts")
   add_test(NAME "${name}" COMMAND "${root}/grader/tests/repeat_verdicts.sh" 5 "$<TARGET_FILE:judge_${lab}>" ${judged_solution}
                                   "${repeat_steps}")
@@ -466,13 +470,15 @@ function(_compile_students_file lab kind source)
   set_property(TARGET ${target}_host PROPERTY CUDA_ARCHITECTURES "${architectures}")
   target_compile_options(${target}_host PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-Xcicc=-O0>")
   set_target_properties(${target}_host PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${lab_build_folder}")
-  # The GPU half's machine code, dumped where the judge reads it (FILE.sass, as _dump_machine_code
-  # writes a library's), whenever the fat binary is newer than its dump. An object library runs no
-  # command after it is built, so a target of its own does, after it.
+  # The GPU half's machine code, dumped as _dump_machine_code dumps a library's, whenever the fat
+  # binary is newer than its dump. An object library runs no command after it is built, so a target
+  # of its own does, after it.
   if(WORKBOOK_CUOBJDUMP)
+    _machine_code_dump("$<TARGET_OBJECTS:${target}_gpu>" dump)
     add_custom_target(${target}_gpu_dumped
-      COMMAND sh -c "test \"$2.sass\" -nt \"$2\" || { ${_WORKBOOK_DUMP_SASS}; }"
+      COMMAND sh -c "test \"$3\" -nt \"$2\" || { ${_WORKBOOK_DUMP_SASS}; }"
               "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_OBJECTS:${target}_gpu>"
+              "${dump}"
       COMMENT "Dumping the machine code of ${target}_gpu" VERBATIM)
     add_dependencies(${target}_gpu_dumped ${target}_gpu)
   endif()
@@ -589,21 +595,32 @@ function(_add_mutant_control lab spec)
   set_tests_properties("${name}" PROPERTIES LABELS "gpu;${lab};mutant;control" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
-# The machine code of a library of GPU code, written beside it once it is built (LIBRARY.sass,
-# `cuobjdump -sass`, under limited.sh as a compile): a judge's machine-code checks read it there
-# (machine_code.h) instead of running cuobjdump for each kernel in each step. A dump that cannot be
+# The machine code of a library of GPU code, dumped once it is built (`cuobjdump -sass`, under
+# limited.sh as a compile): a judge's machine-code checks read the dump (machine_code.h, given it
+# with --sass) instead of running cuobjdump for each kernel in each step. A dump that cannot be
 # written leaves none, and the judge then runs cuobjdump on the library itself, kernel by kernel.
-# The shell's words for it: sh -c WORDS LIMITED CUOBJDUMP FILE.
-set(_WORKBOOK_DUMP_SASS
-    "\"$0\" compile \"$1\" -sass \"$2\" > \"$2.sass.part\" && mv \"$2.sass.part\" \"$2.sass\" || rm -f \"$2.sass.part\"")
+# The shell's words for it: sh -c WORDS LIMITED CUOBJDUMP FILE DUMP.
+set(_WORKBOOK_DUMP_SASS "\"$0\" compile \"$1\" -sass \"$2\" > \"$3.part\" && mv \"$3.part\" \"$3\" || rm -f \"$3.part\"")
 function(_dump_machine_code target)
   if(NOT WORKBOOK_CUOBJDUMP)
     return()
   endif()
+  _machine_code_dump("$<TARGET_FILE:${target}>" dump)
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND sh -c "${_WORKBOOK_DUMP_SASS}"
-            "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_FILE:${target}>"
+            "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_FILE:${target}>" "${dump}"
     VERBATIM)
+endfunction()
+
+# Where the build dumps the machine code of `file` (a path, or a generator expression for one), into
+# `out`: FILE.sass beside it, "" where the build dumps none (no cuobjdump). Named here alone: the
+# runner reads it from built-KIND.txt and gives it to the judge (--sass).
+function(_machine_code_dump file out)
+  if(WORKBOOK_CUOBJDUMP)
+    set(${out} "${file}.sass" PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
 endfunction()
 
 # The GPU code of one of the lab's implementations: the build's architectures (a mutant's: the
@@ -666,22 +683,44 @@ function(_build_lab_implementation lab kind source)
   endif()
 endfunction()
 
-# The GPU code the judge loads of `kind` of the lab, into `file_out`, and the target that builds it
-# with its dump, into `target_out`: a student's file's GPU half (_compile_students_file), else the
-# implementation's library.
-function(_judged_code lab kind file_out target_out)
+# The GPU code the judge loads of `kind` of the lab, into `file_out`, its machine code's dump (""
+# where none) into `sass_out`, and the target that builds both into `target_out`: a student's file's
+# GPU half (_compile_students_file), else the implementation's library.
+function(_judged_code lab kind file_out sass_out target_out)
   set(id "lab${lab}")
   if(TARGET ${id}_${kind}_gpu)
-    set(${file_out} "$<TARGET_OBJECTS:${id}_${kind}_gpu>" PARENT_SCOPE)
+    set(file "$<TARGET_OBJECTS:${id}_${kind}_gpu>")
+    set(target ${id}_${kind}_gpu)
     if(TARGET ${id}_${kind}_gpu_dumped)
-      set(${target_out} ${id}_${kind}_gpu_dumped PARENT_SCOPE)
-    else()
-      set(${target_out} ${id}_${kind}_gpu PARENT_SCOPE)
+      set(target ${id}_${kind}_gpu_dumped)
     endif()
   else()
-    set(${file_out} "$<TARGET_FILE:${id}_${kind}>" PARENT_SCOPE)
-    set(${target_out} ${id}_${kind} PARENT_SCOPE)
+    set(file "$<TARGET_FILE:${id}_${kind}>")
+    set(target ${id}_${kind})
   endif()
+  _machine_code_dump("${file}" sass)
+  set(${file_out} "${file}" PARENT_SCOPE)
+  set(${sass_out} "${sass}" PARENT_SCOPE)
+  set(${target_out} ${target} PARENT_SCOPE)
+endfunction()
+
+# The judge's arguments for `kind`'s GPU code and the lab's given code, into `out`: each file with
+# --device-code, and its dump after it with --sass.
+function(_judge_device_code lab kind out)
+  set(id "lab${lab}")
+  _judged_code(${lab} ${kind} file sass unused)
+  set(arguments "--device-code=${file}")
+  if(sass)
+    list(APPEND arguments "--sass=${sass}")
+  endif()
+  if(TARGET ${id}_given)
+    list(APPEND arguments "--device-code=$<TARGET_FILE:${id}_given>")
+    _machine_code_dump("$<TARGET_FILE:${id}_given>" given_sass)
+    if(given_sass)
+      list(APPEND arguments "--sass=${given_sass}")
+    endif()
+  endif()
+  set(${out} "${arguments}" PARENT_SCOPE)
 endfunction()
 
 # labs/NN_topic/built-<kind>.txt in the build: what the build makes of one implementation of the lab
@@ -691,7 +730,13 @@ endfunction()
 function(_write_what_was_built lab kind)
   set(id "lab${lab}")
   get_property(lab_build_folder GLOBAL PROPERTY WORKBOOK_${lab}_BUILD_FOLDER)
-  _judged_code(${lab} ${kind} device_code device_code_target)
+  _judged_code(${lab} ${kind} device_code device_code_sass device_code_target)
+  set(given_code "")
+  set(given_code_sass "")
+  if(TARGET ${id}_given)
+    set(given_code "$<TARGET_FILE:${id}_given>")
+    _machine_code_dump("${given_code}" given_code_sass)
+  endif()
   set(nvcc_passes "")
   if(TARGET ${id}_${kind}_gpu)  # a student's file: nvcc times each half's passes
     set(nvcc_passes "$<TARGET_PROPERTY:${id}_${kind}_gpu,WORKBOOK_NVCC_PASSES>$<SEMICOLON>$<TARGET_PROPERTY:${id}_${kind}_host,WORKBOOK_NVCC_PASSES>")
@@ -704,8 +749,10 @@ function(_write_what_was_built lab kind)
     "planner_target\tplan_${lab}_${kind}"
     "planner\t$<TARGET_FILE:plan_${lab}_${kind}>"
     "device_code\t${device_code}"
+    "device_code_sass\t${device_code_sass}"
     "device_code_target\t${device_code_target}"
-    "given_code\t$<$<TARGET_EXISTS:${id}_given>:$<TARGET_FILE:${id}_given>>"
+    "given_code\t${given_code}"
+    "given_code_sass\t${given_code_sass}"
     "gpu_code_architectures\t${lab_build_folder}/gpu_code.architectures"
     "nvcc_passes\t${nvcc_passes}")
   list(JOIN lines "\n" content)
@@ -722,10 +769,8 @@ function(_judged_mutant lab mutant out)
   if(NOT TARGET plan_${lab}_mutant_${mutant})
     _add_planner(${lab} mutant_${mutant})
   endif()
-  set(judged judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_mutant_${mutant}>" "--device-code=$<TARGET_FILE:${id}_mutant_${mutant}>")
-  if(TARGET ${id}_given)
-    list(APPEND judged "--device-code=$<TARGET_FILE:${id}_given>")
-  endif()
+  _judge_device_code(${lab} mutant_${mutant} mutant_code)
+  set(judged judge_${lab} "--planner=$<TARGET_FILE:plan_${lab}_mutant_${mutant}>" ${mutant_code})
   set(${out} "${judged}" PARENT_SCOPE)
 endfunction()
 
@@ -837,11 +882,7 @@ endfunction()
 function(_add_judged_test lab kind expectation)
   set(id "lab${lab}")
   string(SUBSTRING "${lab}" 0 2 number)
-  _judged_code(${lab} ${kind} judged_code unused)
-  set(device_code "--device-code=${judged_code}")
-  if(TARGET ${id}_given)
-    list(APPEND device_code "--device-code=$<TARGET_FILE:${id}_given>")
-  endif()
+  _judge_device_code(${lab} ${kind} device_code)
   if(expectation STREQUAL "pass")
     set(name "${lab}.judge: the ${kind}, judged, passes every step")
     set(flags "")

@@ -5,9 +5,9 @@
 //   workbook_audit gpu-code --object=LIBRARY --architectures=FILE --source=NAME
 //       after compiling: the GPU code LIBRARY carries is exactly what FILE's CUDA architectures
 //       ("80;90a", written by the build for the lab) make, the reference solution's own
-//   workbook_audit machine-code LIBRARY...
-//       the machine code the build dumped beside each LIBRARY (LIBRARY.sass) reads, kernel by
-//       kernel, as cuobjdump -fun's listing does (machine_code.h): the checks may read either
+//   workbook_audit machine-code FILE DUMP [FILE DUMP...]
+//       the machine code the build dumped of each FILE (a library, a fat binary) into its DUMP reads,
+//       kernel by kernel, as cuobjdump -fun's listing does (machine_code.h): the checks may read either
 //   workbook_audit kernels --allowed=FILE[,FILE...] [--student=LIBRARY] PROGRAM
 //       every kernel PROGRAM defines, but LIBRARY's (the student's file), is named in a FILE: a
 //       student's grader holds the grader's and the given code's kernels, and no witness or mutant
@@ -121,10 +121,11 @@ int run(const std::string& command, const std::map<std::string, std::string>& fl
     return check_kernels(files[0], flag("allowed"), flags.contains("student") ? flag("student") : "");
   }
   if (command == "machine-code") {
-    if (files.empty()) throw std::invalid_argument("machine-code takes one library or more");
+    if (files.empty() || files.size() % 2 != 0)
+      throw std::invalid_argument("machine-code takes files and their dumps, FILE DUMP [FILE DUMP...]");
     int differing = 0;
-    for (const std::string& library : files)
-      if (const std::string why = workbook::dump_disagrees(library); !why.empty()) {
+    for (std::size_t i = 0; i < files.size(); i += 2)
+      if (const std::string why = workbook::dump_disagrees({files[i], files[i + 1]}); !why.empty()) {
         std::cout << "[machine-code] " << why << '\n';
         ++differing;
       }

@@ -271,8 +271,8 @@ std::string cuobjdump(const std::vector<std::string>& arguments) {
 
 }  // namespace
 
-std::vector<std::string>& machine_code_files() {
-  static std::vector<std::string> files = {this_program()};
+std::vector<MachineCodeFile>& machine_code_files() {
+  static std::vector<MachineCodeFile> files = {{this_program(), ""}};
   return files;
 }
 
@@ -280,7 +280,7 @@ const std::map<std::string, std::string>& this_programs_sass() {
   static const std::map<std::string, std::string> kernels = [] {
     std::map<std::string, std::string> found;
     std::string outputs;
-    for (const std::string& file : machine_code_files()) {
+    for (const auto& [file, dump] : machine_code_files()) {
       const std::string output = cuobjdump({"-sass", file});
       found.merge(sass_by_kernel(output));
       outputs += output.substr(0, 300);
@@ -303,14 +303,15 @@ std::string text_of(const std::string& path) {
 }
 }  // namespace
 
-// The SASS the build wrote beside each file (FILE.sass, `cuobjdump -sass FILE` at build time), where
-// it is at least as new as the file: read once, it saves a step's every cuobjdump (0.3 to 0.7 s for
-// each kernel of a large object, on an H100's host). A file without one has cuobjdump run on it, kernel by kernel.
+// The SASS the build dumped of each file (`cuobjdump -sass FILE` at build time), where it is at least
+// as new as the file (a dump that failed leaves the last one): read once, it saves a step's every
+// cuobjdump (0.3 to 0.7 s for each kernel of a large object, on an H100's host). A file without one
+// has cuobjdump run on it, kernel by kernel.
 const std::map<std::string, std::string>& sass_written_by_the_build() {
   static const std::map<std::string, std::string> kernels = [] {
     std::map<std::string, std::string> found;
-    for (const std::string& file : machine_code_files()) {
-      const std::string dump = file + ".sass";
+    for (const auto& [file, dump] : machine_code_files()) {
+      if (dump.empty()) continue;
       std::error_code error;
       const auto dumped = std::filesystem::last_write_time(dump, error);
       if (error) continue;
@@ -323,12 +324,13 @@ const std::map<std::string, std::string>& sass_written_by_the_build() {
   return kernels;
 }
 
-std::string dump_disagrees(const std::string& file) {
-  if (!std::filesystem::exists(file + ".sass")) return "the build wrote no " + file + ".sass";
-  const std::map<std::string, std::string> dumped = sass_by_kernel(text_of(file + ".sass"));
+std::string dump_disagrees(const MachineCodeFile& code) {
+  const auto& [file, dump] = code;
+  if (!std::filesystem::exists(dump)) return "the build wrote no " + dump + " (the dump of " + file + ")";
+  const std::map<std::string, std::string> dumped = sass_by_kernel(text_of(dump));
   // A file may have no kernel (a starter whose kernels are templates nobody instantiates yet).
   if (dumped.empty() && !sass_by_kernel(cuobjdump({"-sass", file})).empty())
-    return file + ".sass holds none of its kernels";
+    return dump + " holds none of " + file + "'s kernels";
   for (const auto& [name, sass] : dumped) {
     const std::map<std::string, std::string> alone = sass_by_kernel(cuobjdump({"-sass", "-fun", name, file}));
     const auto found = alone.find(name);
@@ -345,7 +347,7 @@ std::string sass_of(const std::string& kernel_name) {
     return read[kernel_name] = dumped->second;
   // Asked for one kernel by its mangled name, cuobjdump disassembles that kernel alone, in
   // milliseconds; the whole program takes seconds (3 to 4 on an H100's host), once per step.
-  for (const std::string& file : machine_code_files()) {
+  for (const auto& [file, dump] : machine_code_files()) {
     const std::map<std::string, std::string> one = sass_by_kernel(cuobjdump({"-sass", "-fun", kernel_name, file}));
     if (const auto exact = one.find(kernel_name); exact != one.end()) return read[kernel_name] = exact->second;
   }

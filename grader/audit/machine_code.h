@@ -34,9 +34,16 @@ bool watches_other_blocks(std::string_view sass);
 // at 0x0b10 ...". Every branch is taken both ways, so a path counts whether or not it can run.
 std::string store_to_load_without_wait(std::string_view sass);
 
+// A file whose kernels are graded, and the SASS the build dumped of it (`cuobjdump -sass FILE`, at a
+// path the build names: cmake/AddLab.cmake, _machine_code_dump), "" where there is none.
+struct MachineCodeFile {
+  std::string file;
+  std::string dump;
+};
+
 // The files whose kernels are graded: this program's own (/proc/self/exe) where it links the
-// student's code; a judge (judge.h) sets the student's object files instead, before any is read.
-std::vector<std::string>& machine_code_files();
+// student's code; a judge (judge.h) sets the student's files and their dumps instead, before any is read.
+std::vector<MachineCodeFile>& machine_code_files();
 
 // The SASS of every kernel in those files, read once (cuobjdump). Throws std::runtime_error, saying
 // why, when cuobjdump cannot be run or finds nothing.
@@ -47,10 +54,10 @@ const std::map<std::string, std::string>& this_programs_sass();
 // not know, every kernel. Throws std::runtime_error when there is none.
 std::string sass_of(const std::string& kernel_name);
 
-// "" when FILE.sass, the dump the build wrote (cmake/AddLab.cmake), reads for each of its kernels as
-// `cuobjdump -sass -fun KERNEL FILE` does, which the checks read where there is no dump; else the
-// first kernel that does not (a static test of each lab's libraries).
-std::string dump_disagrees(const std::string& file);
+// "" when the dump the build wrote of a file reads for each of its kernels as `cuobjdump -sass -fun
+// KERNEL FILE` does, which the checks read where there is no dump; else the first kernel that does
+// not (a static test of each lab's libraries).
+std::string dump_disagrees(const MachineCodeFile& code);
 
 // "scan_kernel<256>(unsigned const*, ...)" for "_Z11scan_kernelILi256EEvPKj..." (or the name as
 // given, when it does not demangle).

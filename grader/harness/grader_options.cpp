@@ -121,9 +121,22 @@ const std::array kFlags = {
          "a judge (judge_NN_topic) only: the student's planner, which runs their host code in a\n"
          "process of its own and answers each call with its plan"},
     Flag{"--device-code", "FILE", std::nullopt, kMeasuring | kGrading,
-         [](Options& o, const std::string& v) { o.device_code.push_back(v); },
-         "a judge only, one per file: where the student's kernels are (their object file, the\n"
-         "lab's given code); loaded without any of their host code"},
+         [](Options& o, const std::string& v) {
+           o.device_code.push_back(v);
+           o.device_code_sass.emplace_back();
+         },
+         "a judge only, one per file: where the student's kernels are (their fat binary or object\n"
+         "file, the lab's given code); loaded without any of their host code"},
+    Flag{"--sass", "DUMP", std::nullopt, kMeasuring | kGrading,
+         [](Options& o, const std::string& v) {
+           if (o.device_code_sass.empty() || !o.device_code_sass.back().empty())
+             throw std::invalid_argument("--sass=DUMP names the machine code the build dumped of the --device-code=FILE "
+                                         "just before it, once");
+           o.device_code_sass.back() = v;
+         },
+         "a judge only, after a --device-code=FILE: the SASS the build dumped of FILE (its path is\n"
+         "the build's, built-KIND.txt), which the machine-code checks read instead of running\n"
+         "cuobjdump on FILE kernel by kernel"},
     // How the steps are graded.
     Flag{"--bars", "FILE", std::nullopt,
          bit(Mode::kListSteps) | bit(Mode::kDescribe) | kGrading | bit(Mode::kBench) | bit(Mode::kProfile),

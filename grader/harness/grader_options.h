@@ -64,6 +64,8 @@ struct Options {
   // Whose kernels: a judge's student (--planner and --device-code), or the program's own.
   std::string planner;
   std::vector<std::string> device_code;
+  // device_code's SASS dumps, one for each file ("" where --sass named none): what the build wrote.
+  std::vector<std::string> device_code_sass;
 
   // How the steps are graded.
   std::string bars_path;  // --bars=FILE

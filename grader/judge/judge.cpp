@@ -265,7 +265,8 @@ void close_the_judge_to_its_planners() {
 
 }  // namespace
 
-void start_judging(const std::string& planner, const std::vector<std::string>& device_code) {
+void start_judging(const std::string& planner, const std::vector<std::string>& device_code,
+                   const std::vector<std::string>& sass) {
   close_the_judge_to_its_planners();
   // Where the planner's reads and writes cannot be confined (no Landlock), whoever reads the log is
   // told; a submission is not graded there at all (confinement_refusal()).
@@ -279,7 +280,9 @@ void start_judging(const std::string& planner, const std::vector<std::string>& d
     cudaGetLastError();  // a runtime that keeps a heap: no error left behind
   the_judge() = std::make_unique<Judge>(planner, device_code);
   session().judged = the_judge().get();
-  machine_code_files() = device_code;
+  machine_code_files().clear();
+  for (std::size_t i = 0; i < device_code.size(); ++i)
+    machine_code_files().push_back({device_code[i], i < sass.size() ? sass[i] : ""});
 }
 
 void start_judging_without_gpu(const std::string& planner) {

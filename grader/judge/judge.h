@@ -85,8 +85,9 @@ class Judge final : public JudgedCode {
 Judge* judge();
 // main.cpp, given --planner and --device-code: from now on the lab's judged calls go to this judge,
 // and the session's grading code asks it (session().judged). Also points the machine-code checks at
-// the student's files.
-void start_judging(const std::string& planner, const std::vector<std::string>& device_code);
+// the student's files and the build's dumps of them (--sass: `sass`, one for each file, "" where none).
+void start_judging(const std::string& planner, const std::vector<std::string>& device_code,
+                   const std::vector<std::string>& sass);
 // The same with no GPU, for --plan-check: the judge's calls go to a Judge(planner, WithoutGpu).
 void start_judging_without_gpu(const std::string& planner);
 // Why this judge grades nothing ("" where it may): the file is someone else's (the runner set

@@ -98,7 +98,7 @@ int start_session(const Options& options) {
   // linked with its implementation grades only our own code: the reference solutions, the proofs.
   if (!options.planner.empty()) {
     try {
-      start_judging(options.planner, options.device_code);
+      start_judging(options.planner, options.device_code, options.device_code_sass);
     } catch (const std::exception& error) {
       std::cerr << "error: the student's GPU code could not be loaded: " << error.what() << '\n';
       return 2;

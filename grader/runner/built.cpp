@@ -35,8 +35,10 @@ Built built(const std::string& build_dir, const std::string& lab, const std::str
           value("planner_target"),
           value("planner"),
           value("device_code"),
+          value("device_code_sass"),
           value("device_code_target"),
           value("given_code"),
+          value("given_code_sass"),
           value("gpu_code_architectures"),
           tables};
 }

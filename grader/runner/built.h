@@ -15,8 +15,10 @@ struct Built {
   std::string grader_target, grader;    // the implementation linked into the lab's grader
   std::string planner_target, planner;  // its host code, in the planner the judge starts
   std::string device_code;              // the file whose GPU code the judge loads (a library, a fat binary)
+  std::string device_code_sass;         // the build's SASS dump of it ("" where the build dumps none)
   std::string device_code_target;       // the target that builds it, and dumps its machine code
   std::string given_code;               // the lab's given GPU code, a library of its own ("" where none)
+  std::string given_code_sass;          // the build's SASS dump of it ("" where none)
   std::string gpu_code_architectures;   // the file naming the GPU code every implementation carries
   // Where nvcc times its passes on a student's file, a table for each of its compiles (its GPU half
   // and its host half: cmake/AddLab.cmake, _compile_students_file); none for other implementations.

@@ -278,9 +278,14 @@ Confinement settle_confinement(const std::string& grader, int class_slot) {
 std::vector<std::string> judged_program(const std::string& judge_dir, const std::string& build_dir,
                                         const std::string& lab, const std::string& implementation) {
   const Built made = built(build_dir, lab, implementation);
-  std::vector<std::string> program = {Checkout::judge(judge_dir, lab), "--planner=" + made.planner,
-                                      "--device-code=" + made.device_code};
-  if (!made.given_code.empty()) program.push_back("--device-code=" + made.given_code);
+  std::vector<std::string> program = {Checkout::judge(judge_dir, lab), "--planner=" + made.planner};
+  // Each file's SASS dump after it, where the build wrote one: the machine-code checks read it.
+  const auto add = [&program](const std::string& file, const std::string& sass) {
+    program.push_back("--device-code=" + file);
+    if (!sass.empty()) program.push_back("--sass=" + sass);
+  };
+  add(made.device_code, made.device_code_sass);
+  if (!made.given_code.empty()) add(made.given_code, made.given_code_sass);
   return program;
 }
 
