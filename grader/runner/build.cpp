@@ -97,6 +97,9 @@ std::string nvcc_passes(const std::string& table) {
     }
     std::string pass = fields[1], architecture = fields[4];
     if (pass == "nvcc (driver)") continue;  // its own bookkeeping, not a pass
+    // A file compiled to PTX alone (a student's host half) has one more row with no name: its PTX
+    // read and written again, after cicc.
+    if (pass.empty()) pass = "a pass nvcc does not name";
     // Once for each architecture: the GPU passes. The preprocessor runs for the host and each
     // architecture, one after another, and is said as one.
     if (pass != "cicc" && pass != "ptxas") architecture.clear();

@@ -457,5 +457,20 @@ TEST_CASE("a grading's build: nvcc's passes on a student's file, each once, the 
   CHECK(nvcc_passes(table) ==
         "preprocessing 0.4 s, cudafe++ 1.2 s, cicc 1.2 s for compute_90, ptxas 0.2 s for sm_90, fatbinary 0.0 s, host "
         "compiler 1.4 s");
+  {
+    // A host half: PTX alone, and a row nvcc gives no name (this machine's nvcc 13.0, times rounded).
+    std::ofstream rows(table);
+    rows << "source file name , phase name , phase input files , phase output file , arch , tool, metric , unit\n"
+            "sgemm.cu , gcc (preprocessing 1) , sgemm.cu  , a.cpp1.ii , compute_90a , nvcc , 266.8 , ms\n"
+            "sgemm.cu , gcc (preprocessing 4) , sgemm.cu  , a.cpp4.ii ,  , nvcc , 267.6 , ms\n"
+            "sgemm.cu , cudafe++ , a.cpp4.ii  , a.cudafe1.cpp , compute_90a , nvcc , 1648.3 , ms\n"
+            "sgemm.cu , cicc ,  a.cpp1.ii  , a.ptx , compute_90a , nvcc , 2239.6 , ms\n"
+            "sgemm.cu ,  , a.ptx  , a.ptx , compute_90a , nvcc , 106.8 , ms\n"
+            "sgemm.cu , fatbinary , a.ptx  , a.fatbin ,  , nvcc , 13.1 , ms\n"
+            "sgemm.cu , gcc (compiling) ,   , host.o , compute_90a , nvcc , 2994.0 , ms\n";
+  }
+  CHECK(nvcc_passes(table) ==
+        "preprocessing 0.5 s, cudafe++ 1.6 s, cicc 2.2 s for compute_90a, a pass nvcc does not name 0.1 s, fatbinary "
+        "0.0 s, host compiler 3.0 s");
   std::filesystem::remove(table);
 }
