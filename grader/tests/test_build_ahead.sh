@@ -2,7 +2,8 @@
 # grade-class builds each GPU's next student while the student before is graded (the default), in
 # the other of the GPU's two build folders, so that their grading finds the build done. Three
 # students of lab 02 on one slot (CPU or GPU): the first builds as grade does; the next two were
-# built ahead (build-ahead.txt), their grading compiles none of their files, and every student gets
+# built ahead (build-ahead.txt), their grading compiles none of their files (a grading that builds
+# compiles each of the file's two halves once), and every student gets
 # their row. With --no-build-ahead, each student's grading builds their file itself. On the CPU each
 # grading ends with "no GPU visible", as grade-class says without one.
 # usage: test_build_ahead.sh ROOT WORK_DIR
@@ -34,14 +35,18 @@ grade_the_class() {
   [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || [ "$status" -eq 77 ] || fail "grade-class $* exited $status"
   for who in ann ben cat; do
     grep -qE "^$who +" "$WORKBOOK_RESULTS/class/summary.txt" || fail "$who has no line in the summary"
-    compiled=$(grep -cE "Building CUDA object .*class/$who/submission/taken/labs/02_memory/memory\.cu" "$WORKBOOK_RESULTS/class/$who/submission/build.log")
+    # Each compile of their file: its GPU half and its host half (cmake/AddLab.cmake, _compile_students_file).
+    compiles=$(grep -E "Building CUDA object .*class/$who/submission/taken/labs/02_memory/memory\.cu" "$WORKBOOK_RESULTS/class/$who/submission/build.log")
+    compiled=$(grep -c . <<<"$compiles")
     if [ -f "$WORKBOOK_RESULTS/class/$who/build-ahead.txt" ]; then
       grep -q "built ahead in build/submissions-" "$WORKBOOK_RESULTS/class/$who/build-ahead.txt" || fail "$who's build ahead did not say where"
       [ "$compiled" -eq 0 ] && echo "ok: $who was built ahead, and their grading compiled nothing of theirs" ||
         fail "$who was built ahead, yet their grading compiled their file again"
       ahead=$((ahead + 1))
     else
-      [ "$compiled" -eq 1 ] && echo "ok: $who was built with their grading" || fail "$who's grading compiled their file $compiled times"
+      [ "$compiled" -eq 2 ] && grep -q "_gpu\.dir" <<<"$compiles" && grep -q "_host\.dir" <<<"$compiles" &&
+        echo "ok: $who was built with their grading, each half of their file once" ||
+        fail "$who's grading compiled their file $compiled times: $compiles"
     fi
   done
   built_ahead=$ahead
