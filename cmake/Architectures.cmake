@@ -27,16 +27,7 @@ if(CMAKE_CUDA_ARCHITECTURES STREQUAL "native")
   message(STATUS "GPU code for this machine's GPUs: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
 endif()
 
-foreach(architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
-  if(NOT architecture MATCHES "^([0-9]+)[af]?(-real|-virtual)?$")
-    message(FATAL_ERROR "CMAKE_CUDA_ARCHITECTURES='${CMAKE_CUDA_ARCHITECTURES}': '${architecture}' is not an "
-      "architecture like 90 (compute capability 9.0: machine code and PTX), 90-real or 90-virtual")
-  endif()
-  if(CMAKE_MATCH_1 LESS 80)
-    message(FATAL_ERROR "CMAKE_CUDA_ARCHITECTURES='${CMAKE_CUDA_ARCHITECTURES}': the labs need compute "
-      "capability 8.0 or newer (cp.async, the copy engine), so ${architecture} cannot be one of them")
-  endif()
-endforeach()
+workbook_check_architectures(CMAKE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
 
 # The mutants (solutions/NN_topic/proofs/mutants/) are graded only on a GPU, by a build configured
 # for it. A build with no GPU (the cpu preset: CI) compiles them to prove they compile, which one
@@ -44,9 +35,4 @@ endforeach()
 # WORKBOOK_MUTANT_ARCHITECTURES names it. Empty, the default: the build's own, like every other file.
 set(WORKBOOK_MUTANT_ARCHITECTURES "" CACHE STRING
     "the GPU code the proofs' mutants are compiled to (empty: CMAKE_CUDA_ARCHITECTURES)")
-foreach(architecture IN LISTS WORKBOOK_MUTANT_ARCHITECTURES)
-  if(NOT architecture MATCHES "^([0-9]+)[af]?(-real|-virtual)?$" OR CMAKE_MATCH_1 LESS 80)
-    message(FATAL_ERROR "WORKBOOK_MUTANT_ARCHITECTURES='${WORKBOOK_MUTANT_ARCHITECTURES}': '${architecture}' is not an "
-      "architecture of compute capability 8.0 or newer like 90")
-  endif()
-endforeach()
+workbook_check_architectures(WORKBOOK_MUTANT_ARCHITECTURES "${WORKBOOK_MUTANT_ARCHITECTURES}")
