@@ -683,9 +683,9 @@ function(_build_lab_implementation lab kind source)
   endif()
 endfunction()
 
-# The GPU code the judge loads of `kind` of the lab, into `file_out`, its machine code's dump (""
-# where none) into `sass_out`, and the target that builds both into `target_out`: a student's file's
-# GPU half (_compile_students_file), else the implementation's library.
+# The GPU code the judge loads of `kind` of the lab (`given`: the lab's given code), into `file_out`,
+# its machine code's dump ("" where none) into `sass_out`, and the target that builds both into
+# `target_out`: a student's file's GPU half (_compile_students_file), else the library of `kind`.
 function(_judged_code lab kind file_out sass_out target_out)
   set(id "lab${lab}")
   if(TARGET ${id}_${kind}_gpu)
@@ -714,8 +714,8 @@ function(_judge_device_code lab kind out)
     list(APPEND arguments "--sass=${sass}")
   endif()
   if(TARGET ${id}_given)
-    list(APPEND arguments "--device-code=$<TARGET_FILE:${id}_given>")
-    _machine_code_dump("$<TARGET_FILE:${id}_given>" given_sass)
+    _judged_code(${lab} given given_file given_sass unused)
+    list(APPEND arguments "--device-code=${given_file}")
     if(given_sass)
       list(APPEND arguments "--sass=${given_sass}")
     endif()
@@ -734,8 +734,7 @@ function(_write_what_was_built lab kind)
   set(given_code "")
   set(given_code_sass "")
   if(TARGET ${id}_given)
-    set(given_code "$<TARGET_FILE:${id}_given>")
-    _machine_code_dump("${given_code}" given_code_sass)
+    _judged_code(${lab} given given_code given_code_sass unused)
   endif()
   set(nvcc_passes "")
   if(TARGET ${id}_${kind}_gpu)  # a student's file: nvcc times each half's passes
