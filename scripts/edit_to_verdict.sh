@@ -39,7 +39,7 @@ for step in "${steps[@]}"; do
 done
 saved=$(mktemp -d)
 # Put back as they were, their old times too: the build compiles a student's file by its text, not
-# its time (cmake/AddLab.cmake, _compile_students_file), so the solution's build is not graded after.
+# its time (cmake/StudentFile.cmake, _compile_students_file), so the solution's build is not graded after.
 restore() { cp -a "$saved/labs/." labs/ 2>/dev/null || true; rm -rf "$saved"; }
 trap restore EXIT
 mkdir -p "$saved/labs"

@@ -114,7 +114,7 @@ std::set<std::string> gpu_code_in_fat_binaries(std::string_view bytes) {
 namespace {
 
 // Each section of fat binaries in an object file or a static library of them; a fat binary file
-// (nvcc -fatbin: the GPU half of a student's file, cmake/AddLab.cmake) is one such section, whole.
+// (nvcc -fatbin: the GPU half of a student's file, cmake/StudentFile.cmake) is one such section, whole.
 void each_fat_binary_section(const std::string& path, const Sections& each) {
   const std::string bytes = read_file(path);
   if (bytes.size() >= 4 && field<std::uint32_t>(bytes, 0, "file") == kFatBinaryMagic) {

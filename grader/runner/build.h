@@ -31,7 +31,7 @@ struct LabsBuilt {
 };
 
 // The file where nvcc wrote how long each of its passes took on a student's file (the compile option
-// --time that cmake/AddLab.cmake gives a student's file alone; built.h's nvcc_passes): its rows in one line, the
+// --time that cmake/StudentFile.cmake gives a student's file alone; built.h's nvcc_passes): its rows in one line, the
 // seconds of each pass, the passes that run once for each GPU architecture (cicc, ptxas) for each ("preprocessing 0.4
 // s, cudafe++ 0.8 s, cicc 2.9 s for compute_90 and 2.9 s for compute_90a, ptxas 1.7 s for sm_90 and 1.6 s for sm_90a,
 // fatbinary 0.0 s, host compiler 2.4 s"); "" when there is no such file or it holds no row.

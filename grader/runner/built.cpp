@@ -34,6 +34,8 @@ Built built(const std::string& build_dir, const std::string& lab, const std::str
           value("grader"),
           value("planner_target"),
           value("planner"),
+          value("library"),
+          value("library_sass"),
           value("device_code"),
           value("device_code_sass"),
           value("device_code_target"),

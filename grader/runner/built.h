@@ -1,5 +1,5 @@
-// What the build made of one implementation of a lab (starter, solution, submission) and where it
-// lies: read from the file the build writes for it (labs/NN_topic/built-<kind>.txt, written by
+// What the build made of one implementation of a lab (starter, solution, submission, a mutant of the
+// proofs) and where it lies: read from the file the build writes for it (labs/NN_topic/built-<kind>.txt, written by
 // _write_what_was_built() in cmake/AddLab.cmake when the build is configured). The runner spells no
 // target's name and no output's path: it asks for a target by the name read here and runs the
 // program found here. Plain C++.
@@ -13,7 +13,8 @@ namespace workbook::runner {
 struct Built {
   std::string judge_target, judge;      // the lab's judge: one for every implementation
   std::string grader_target, grader;    // the implementation linked into the lab's grader
-  std::string planner_target, planner;  // its host code, in the planner the judge starts
+  std::string planner_target, planner;  // its host code, in the planner the judge starts ("" where none)
+  std::string library, library_sass;    // the implementation's library, and the build's SASS dump of it
   std::string device_code;              // the file whose GPU code the judge loads (a library, a fat binary)
   std::string device_code_sass;         // the build's SASS dump of it ("" where the build dumps none)
   std::string device_code_target;       // the target that builds it, and dumps its machine code
@@ -21,7 +22,7 @@ struct Built {
   std::string given_code_sass;          // the build's SASS dump of it ("" where none)
   std::string gpu_code_architectures;   // the file naming the GPU code every implementation carries
   // Where nvcc times its passes on a student's file, a table for each of its compiles (its GPU half
-  // and its host half: cmake/AddLab.cmake, _compile_students_file); none for other implementations.
+  // and its host half: cmake/StudentFile.cmake, _compile_students_file); none for other implementations.
   std::vector<std::string> nvcc_passes;
 };
 

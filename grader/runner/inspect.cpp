@@ -86,7 +86,7 @@ fs::path output_of(const CompileCommand& compile) {
 
 // The build's command that compiles `file` into `output`, from CMake's compile_commands.json (each
 // entry: directory, command, file, in that order). A student's file has several (its library, its
-// GPU half, its host half: cmake/AddLab.cmake): the one that writes `output` is the one asked for.
+// GPU half, its host half: cmake/StudentFile.cmake): the one that writes `output` is the one asked for.
 CompileCommand compile_command_of(const std::string& build_dir, const std::string& file, const std::string& output) {
   const std::string text = read_text(build_dir + "/compile_commands.json");
   CompileCommand found, entry;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A residue mutant's test (RESIDUE_MUTANTS, cmake/AddLab.cmake): the judge's verdict as the test asks
+# A residue mutant's test (residue_mutants in the proofs table, grader/tests/proofs_table.h): the judge's verdict as the test asks
 # for it (--expect-honest, or --expect-reason=[ceiling]), and the mutant's own word that its planner
 # was told where the grader's scratch lay when it planned a timed call. Without that word the mutant
 # never looked, and "graded on its own kernels" would prove nothing.

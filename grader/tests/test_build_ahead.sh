@@ -35,7 +35,7 @@ grade_the_class() {
   [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || [ "$status" -eq 77 ] || fail "grade-class $* exited $status"
   for who in ann ben cat; do
     grep -qE "^$who +" "$WORKBOOK_RESULTS/class/summary.txt" || fail "$who has no line in the summary"
-    # Each compile of their file: its GPU half and its host half (cmake/AddLab.cmake, _compile_students_file).
+    # Each compile of their file: its GPU half and its host half (cmake/StudentFile.cmake, _compile_students_file).
     compiles=$(grep -E "Building CUDA object .*class/$who/submission/taken/labs/02_memory/memory\.cu" "$WORKBOOK_RESULTS/class/$who/submission/build.log")
     compiled=$(grep -c . <<<"$compiles")
     if [ -f "$WORKBOOK_RESULTS/class/$who/build-ahead.txt" ]; then

@@ -8,7 +8,7 @@ CUDA process needs to start: a compile that asks the GPU (nvcc's -arch=native) c
 and nvcc falls back to its default architecture. This test
   1. finds no compile command in the build that asks the GPU (every one names its architectures);
   2. compiles, with the exact command the build uses for the GPU half of lab 04's student file (the
-     fat binary the judge loads: cmake/AddLab.cmake, _compile_students_file) and under limited.sh
+     fat binary the judge loads: cmake/StudentFile.cmake, _compile_students_file) and under limited.sh
      compile, a student's kernel that uses cp.async (lab 04's cp_async.cuh, sm_80 and later), and
      checks its fat binary carries the lab's GPU code (workbook_audit gpu-code);
   3. shows the check refuses nvcc's fallback: the same command with no architecture named.
