@@ -1164,6 +1164,9 @@ int profile(const Checkout& checkout, Words words) {
 
 int grade(const Checkout& checkout, Words words) {
   Request request = read_request(checkout, std::move(words));
+  // Said before minutes of building, not after them: without a GPU nothing will be graded.
+  if (!on_path("nvidia-smi") || gpu_name().empty())
+    say("no CUDA GPU is visible here: the labs will be built and audited (a compile check), and nothing graded");
   try {
     return grade_request(checkout, request);
   } catch (const Fatal& error) {
