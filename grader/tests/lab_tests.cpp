@@ -422,15 +422,24 @@ void judged_mutant_tests(const Lab& lab, const Table& table, std::vector<Test>& 
     tests.push_back({L + ".judge: mutant_" + m.name + ", judged: with [" + name(m.defence) +
                          "] its trick does not work, and it fails " + m.steps,
                      command + Strings{"--expect-reject"}, "gpu;" + L + ";judge;defence", 600});
-    tests.push_back(
-        {L + ".judge: mutant_" + m.name + ", judged without [" + name(m.defence) + "]: its trick clears " + m.steps,
-         command + Strings{"--without=" + name(m.defence)}, "gpu;" + L + ";judge;defence", 600});
+    if (m.proven_linked_by != nullptr)
+      tests.push_back(
+          {L + ".mutant_" + m.name + ", linked into its grader without [" + name(m.defence) +
+               "], where the seed is its own process's: its trick works, and it is graded as honest work on " + m.steps,
+           {lab.script("mutant_word.sh"), m.proven_linked_by, lab.of("mutant_" + std::string(m.name)).grader,
+            "--step=" + std::string(m.steps), "--seed=61", "--without=" + name(m.defence), "--expect-honest"},
+           "gpu;" + L + ";mutant;defence",
+           600});
+    else
+      tests.push_back(
+          {L + ".judge: mutant_" + m.name + ", judged without [" + name(m.defence) + "]: its trick clears " + m.steps,
+           command + Strings{"--without=" + name(m.defence)}, "gpu;" + L + ";judge;defence", 600});
   }
-  // Through residue_proof.sh: each test also needs the mutant's word that it was told where the
+  // Through mutant_word.sh: each test also needs the mutant's word that it was told where the
   // scratch arrays lay, which the judge writes where WORKBOOK_PROOF_SCRATCH_LOG says.
   for (const ResidueMutant& m : table.residue_mutants) {
-    const Strings command =
-        Strings{lab.script("residue_proof.sh")} + judged_mutant(m.name) + Strings{"--step=" + std::string(m.steps)};
+    const Strings command = Strings{lab.script("mutant_word.sh"), "the grader's scratch product at"} +
+                            judged_mutant(m.name) + Strings{"--step=" + std::string(m.steps)};
     const std::string log = "WORKBOOK_PROOF_SCRATCH_LOG=" + lab.fact("scratch") + "/" + m.name;
     tests.push_back({L + ".judge: mutant_" + m.name +
                          ", judged, finds no answer of this call in the grader's scratch and is graded on its "

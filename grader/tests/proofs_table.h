@@ -78,11 +78,16 @@ struct BoundaryMutant {
 // impossible rather than detects (inputs computed from a seed the judge no longer gives, state kept
 // in the module's globals, set back before every call): with the defence on, each of `steps` must
 // fail (for whatever its kernels then do: too slow); with it off (--without), the cheat must clear
-// them.
+// them. Or, where the cheat needs what only a grader's own process shows its code (the seed on its
+// command line: a planner cannot see the judge's), the defence off is proved linked into its
+// grader, where the trust boundary does not close it too: graded as honest work (correct, nothing
+// tripped), and printing `proven_linked_by`, its word that the trick worked (mutant_word.sh), since
+// whether the cheat is fast enough for the bar is the GPU's to say.
 struct JudgedMutant {
   const char* name;
   Defence defence;
   Steps steps;
+  const char* proven_linked_by = nullptr;
 };
 
 // Its kernels copy an answer the grader left in device memory (its baseline's or reference's product,

@@ -8,7 +8,9 @@
 // and cleared 03.4 at 6.54x, 101.6% of cudaMemcpy, on an H100 when the inputs were drawn from the seed. With
 // the inputs drawn from a secret key nothing matches, and it falls back to a naive transpose (the
 // grader's baseline's pattern: loads along the input's rows, stores down the output's columns, no
-// shared memory): correct on every step, and 03.4 rejects it on speed.
+// shared memory): correct on every step, and 03.4 rejects it on speed. Judged, it finds no seed at
+// all: its planner runs where the judge's command line cannot be read. Linked into its grader with
+// [secret-inputs] off, it finds the key, and says so (its finder prints the proof's word).
 // Built with WORKBOOK_MUTANT_CONTROL, the finder is gone and the naive transpose always runs.
 #include <unistd.h>
 
@@ -117,8 +119,10 @@ __global__ void find_key_kernel(const float* __restrict__ in, std::uint64_t seed
     if (k == 0) continue;  // draws count from 1
     const std::uint64_t key = key_of_draw(seed, k);
     if (__float_as_uint(element(key, 0)) == first && __float_as_uint(element(key, 1)) == second &&
-        atomicCAS(&found, 0, 1) == 0)
+        atomicCAS(&found, 0, 1) == 0) {
       found_key = key;
+      printf("regenerates_inputs: found the inputs' key\n");  // the proof's word (mutant_word.sh)
+    }
   }
 }
 

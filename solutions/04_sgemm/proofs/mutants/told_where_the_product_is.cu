@@ -14,7 +14,7 @@
 // holds this call's product: it copies it, and a copy "multiplies" faster than the device can, so
 // [ceiling] catches it. The second test proves the copy is found where an answer sits; the first,
 // that none sits within a kernel's reach while it runs. Both need the line this planner prints when
-// it is told (grader/tests/residue_proof.sh): a mutant that never looked proves nothing. (It once
+// it is told (grader/tests/mutant_word.sh): a mutant that never looked proves nothing. (It once
 // never looked: its timed plan was replayed from a correctness case whose arrays had lain at the
 // same addresses; the judge now plans what it times afresh, judge.h.)
 #include <cstdio>
