@@ -460,8 +460,7 @@ Measurement measure_at(const typename Lab::Step& step, const typename Lab::Condi
 template <typename Lab>
 StepRow row_of(const typename Lab::Step& step, const typename Lab::Condition& condition, const Measurement& m) {
   StepRow row;
-  row.lab = Lab::kName;
-  row.step = step.name();
+  row.step = {Lab::kName, step.id, step.title};
   row.measured_at = Lab::describe(step, condition);
   row.verdict = Verdict::kInfo;
   row.time_ms = m.candidate_ms;
@@ -593,8 +592,7 @@ void grade_step(const char* id) {
   } key_named_afterwards{step.id};
 
   StepRow failed;
-  failed.lab = Lab::kName;
-  failed.step = step.name();
+  failed.step = {Lab::kName, step.id, step.title};
   failed.measured_at = "correctness";
   failed.verdict = Verdict::kFail;
   failed.bar = describe_bar<Lab>(step);

@@ -37,8 +37,8 @@ int print_profile_report(const ProfileReportOptions& options) {
               << "'\n";
     return 2;
   }
-  std::vector<profile::Counter> counters;
-  for (const auto& [lab, functions] : registered::profiles()) counters = functions.counters();
+  const std::vector<profile::Counter> counters =
+      registered::lab().counters != nullptr ? registered::lab().counters() : std::vector<profile::Counter>{};
   const std::vector<profile::Kernel> kernels = profile::kernels_in(*output);
   if (const std::string failure = profile::ncu_failure(*output, kernels.size()); !failure.empty()) {
     std::cout << "[workbook] profile: " << failure << '\n';
@@ -95,23 +95,23 @@ int describe(const Options& options) {
   if (!options.bars_path.empty()) session().calibrated_bars = read_bars_profile(options.bars_path).bars;
   session().seed = options.seed;
   session().correctness_only = options.correctness_only;
+  const registered::Lab& lab = registered::lab();
   LabFacts facts;
-  for (const auto& [lab, list] : registered::listings()) {
-    facts.lab = lab;
-    facts.topic = lab.substr(lab.find('_') + 1);  // the folder is NN_topic
-    facts.file = "labs/" + lab + "/" + facts.topic + ".cu";
+  if (lab.listing != nullptr) {
+    facts.lab = lab.name;
+    facts.topic = lab.name.substr(lab.name.find('_') + 1);  // the folder is NN_topic
+    facts.file = "labs/" + lab.name + "/" + facts.topic + ".cu";
     // Its steps as --list-steps prints them: "ID<tab>TITLE<tab>BAR", a line each.
     std::ostringstream steps;
     std::streambuf* const console = std::cout.rdbuf(steps.rdbuf());
-    list();
+    lab.listing();
     std::cout.rdbuf(console);
     std::istringstream lines(steps.str());
     for (std::string line; std::getline(lines, line);) facts.steps.push_back(step_from_line(line));
   }
-  for (const auto& [lab, functions] : registered::profiles()) facts.metrics = profile::metrics_of(functions.counters());
+  if (lab.counters != nullptr) facts.metrics = profile::metrics_of(lab.counters());
   facts.columns = columns_line();
-  if (options.seed_given)
-    for (const auto& [lab, sizes] : registered::drawn_sizes()) facts.sizes = sizes();
+  if (options.seed_given && lab.drawn_sizes != nullptr) facts.sizes = lab.drawn_sizes();
   std::cout << facts_text(facts);
   return 0;
 }
@@ -124,12 +124,13 @@ int answer_without_gpu(const Options& options) {
     case Mode::kListSteps:
       // With --bars, the profile's bars: what grading on that GPU asks (./workbook list passes it).
       if (!options.bars_path.empty()) session().calibrated_bars = read_bars_profile(options.bars_path).bars;
-      for (const auto& [lab, list] : registered::listings()) list();
+      if (registered::lab().listing != nullptr) registered::lab().listing();
       return 0;
     case Mode::kDrawnSizes:
       session().seed = options.seed;
       session().correctness_only = options.correctness_only;
-      for (const auto& [lab, describe] : registered::drawn_sizes()) std::cout << lab << ": " << describe() << '\n';
+      if (registered::lab().drawn_sizes != nullptr)
+        std::cout << registered::lab().name << ": " << registered::lab().drawn_sizes() << '\n';
       return 0;
     case Mode::kProfileReport: return print_profile_report(options.report);
     case Mode::kBenchColumns: std::cout << columns_line() << '\n'; return 0;

@@ -7,15 +7,16 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "protocol/exit_codes.h"
@@ -25,40 +26,26 @@ namespace workbook {
 
 namespace {
 
-std::map<std::string, BenchFunction>& bench_registry() {
-  static std::map<std::string, BenchFunction> registry;
-  return registry;
+// The program's lab, as it registers itself (registered::lab()).
+registered::Lab& the_lab() {
+  static registered::Lab lab;
+  return lab;
 }
-
 std::vector<std::string>& registered_bench_columns() {
   static std::vector<std::string> columns;
   return columns;
 }
-
-std::map<std::string, ListFunction>& listing_registry() {
-  static std::map<std::string, ListFunction> registry;
-  return registry;
-}
-
-std::map<std::string, DrawnSizesFunction>& drawn_sizes_registry() {
-  static std::map<std::string, DrawnSizesFunction> registry;
-  return registry;
-}
-
-using ProfileFunctions = registered::ProfileFunctions;
-std::map<std::string, ProfileFunctions>& profile_registry() {
-  static std::map<std::string, ProfileFunctions> registry;
-  return registry;
-}
-
-std::map<std::string, PlanCheckFunction>& plan_check_registry() {
-  static std::map<std::string, PlanCheckFunction> registry;
-  return registry;
-}
-
-std::map<std::string, CalibrateFunction>& calibration_registry() {
-  static std::map<std::string, CalibrateFunction> registry;
-  return registry;
+// The record, for `lab` registering into it: a grader holds one lab, and two in one program would
+// have one's modes answer for both, so the second stops the program before main().
+registered::Lab& registering(const char* lab) {
+  registered::Lab& record = the_lab();
+  if (record.name.empty()) record.name = lab;
+  if (record.name != lab) {
+    std::cerr << "error: " << lab << " registers into a program that holds " << record.name
+              << " already: a grader holds one lab\n";
+    std::_Exit(2);
+  }
+  return record;
 }
 
 // A doctest reporter that ignores every event; the two below override the one each needs.
@@ -150,42 +137,46 @@ struct SelectionCounter : QuietReporter {
 };
 REGISTER_REPORTER("workbook_selection", 1, SelectionCounter);
 
-// The steps, registered from each lab's steps table as doctest test cases (register_steps). A test
-// case's function takes no argument, so all of them run one function, which grades the step whose
-// test case doctest has just started (a listener hears its name first).
-struct RegisteredStep {
-  std::string id;
-  GradeFunction grade;
-};
-std::map<std::string, RegisteredStep>& registered_steps() {  // by test case name, "02.1 float2 loads"
-  static std::map<std::string, RegisteredStep> steps;
-  return steps;
-}
-std::deque<std::string>& step_test_case_names() {  // doctest keeps a name's pointer: they must stay put
+// Doctest keeps the pointers of a test case's name and suite: the strings stay put here.
+std::deque<std::string>& test_case_names() {
   static std::deque<std::string> names;
   return names;
 }
-std::string& started_test_case() {
-  static std::string name;
-  return name;
-}
-struct StartedTestCase : QuietReporter {
-  explicit StartedTestCase(const doctest::ContextOptions&) {}
-  void test_case_start(const doctest::TestCaseData& test_case) override { started_test_case() = test_case.m_name; }
-};
-REGISTER_LISTENER("started_test_case", 0, StartedTestCase);
 
-void grade_started_step() {
-  const RegisteredStep& step = registered_steps().at(started_test_case());
-  step.grade(step.id.c_str());
+// A test case's function takes no argument, so each step's test case runs its own instance of this
+// function, by the step's place in the steps table: the step is found by its place, never again by
+// its test case's name. Likewise each of the lab's other tests.
+template <std::size_t K>
+void grade_step_at() {
+  the_lab().grade(the_lab().steps[K].id.c_str());
 }
-
-// A lab's tests that grade no step (register_lab_test: its bars tests, ...), by test case name, run the same way.
-std::map<std::string, LabTest>& registered_lab_tests() {
-  static std::map<std::string, LabTest> tests;
+std::vector<LabTest>& lab_tests() {
+  static std::vector<LabTest> tests;
   return tests;
 }
-void run_started_lab_test() { registered_lab_tests().at(started_test_case())(); }
+template <std::size_t K>
+void run_lab_test_at() {
+  lab_tests()[K]();
+}
+constexpr std::size_t kMostTestCases = 32;  // of either kind, in one lab (lab 04 has 11 steps)
+template <std::size_t... K>
+constexpr std::array<void (*)(), sizeof...(K)> step_functions(std::index_sequence<K...>) {
+  return {grade_step_at<K>...};
+}
+template <std::size_t... K>
+constexpr std::array<void (*)(), sizeof...(K)> lab_test_functions(std::index_sequence<K...>) {
+  return {run_lab_test_at<K>...};
+}
+constexpr auto kStepFunctions = step_functions(std::make_index_sequence<kMostTestCases>());
+constexpr auto kLabTestFunctions = lab_test_functions(std::make_index_sequence<kMostTestCases>());
+
+// A test case as doctest's TEST_CASE macro makes one, with `name` in `suite`; the line orders the
+// test cases of one file as they were registered.
+void add_test_case(void (*function)(), const char* file, int line, const std::string& suite, const std::string& name) {
+  const char* suite_name = test_case_names().emplace_back(suite).c_str();
+  doctest::detail::regTest(doctest::detail::TestCase(function, file, line, doctest::detail::TestSuite() * suite_name) *
+                           test_case_names().emplace_back(name).c_str());
+}
 
 // `--step=02.1,02.3` as doctest's filter of those steps' test cases, by their whole names (doctest
 // splits a filter at commas, and "06.8 Blelloch, conflict-free" has one: escaped).
@@ -195,10 +186,9 @@ std::string step_filter_of(const std::string& ids) {
   for (std::string id; std::getline(list, id, ',');) {
     std::string name;
     std::string known;
-    for (const std::string& candidate : step_test_case_names()) {
-      const std::string candidate_id = candidate.substr(0, candidate.find(' '));
-      known += ' ' + candidate_id;
-      if (candidate_id == id) name = candidate;
+    for (const StepName& step : the_lab().steps) {
+      known += ' ' + step.id;
+      if (step.id == id) name = step.id + " " + step.title;
     }
     if (name.empty()) throw std::invalid_argument("--step: there is no step " + id + " here; the steps are" + known);
     std::string escaped;
@@ -223,12 +213,7 @@ unsigned count_selected(std::vector<const char*> args) {
 
 namespace registered {
 
-const std::map<std::string, BenchFunction>& benches() { return bench_registry(); }
-const std::map<std::string, ListFunction>& listings() { return listing_registry(); }
-const std::map<std::string, DrawnSizesFunction>& drawn_sizes() { return drawn_sizes_registry(); }
-const std::map<std::string, ProfileFunctions>& profiles() { return profile_registry(); }
-const std::map<std::string, CalibrateFunction>& calibrations() { return calibration_registry(); }
-const std::map<std::string, PlanCheckFunction>& plan_checks() { return plan_check_registry(); }
+const Lab& lab() { return the_lab(); }
 std::string step_filter(const std::string& ids) { return step_filter_of(ids); }
 unsigned selected_test_cases(std::vector<const char*> doctest_args) { return count_selected(std::move(doctest_args)); }
 int test_cases_run() { return OutcomeCounter::cases; }
@@ -239,7 +224,7 @@ void hand_over_rows() { hand_over_remaining_rows(); }
 }  // namespace registered
 
 bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns) {
-  bench_registry()[lab] = function;
+  registering(lab).bench = function;
   registered_bench_columns() = std::move(columns);
   return true;
 }
@@ -247,28 +232,29 @@ bool register_bench(const char* lab, BenchFunction function, std::vector<std::st
 const std::vector<std::string>& bench_columns() { return registered_bench_columns(); }
 
 bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFunction grade) {
-  int line = 0;
-  for (const StepName& step : steps) {
-    const std::string& name = step_test_case_names().emplace_back(step.id + " " + step.title);
-    registered_steps()[name] = {step.id, grade};
-    // What doctest's TEST_CASE macro expands to, with the name from the table. The line orders the
-    // steps as the table does.
-    doctest::detail::regTest(
-        doctest::detail::TestCase(grade_started_step, "steps table", ++line, doctest::detail::TestSuite() * lab) *
-        name.c_str());
+  registered::Lab& record = registering(lab);
+  if (!record.steps.empty() || steps.size() > kMostTestCases) {
+    std::cerr << "error: " << lab << " registers " << steps.size() << " steps" << (record.steps.empty() ? "" : " twice")
+              << ": a grader holds one steps table of at most " << kMostTestCases << '\n';
+    std::_Exit(2);
   }
+  record.steps = steps;
+  record.grade = grade;
+  for (std::size_t k = 0; k < steps.size(); ++k)
+    add_test_case(kStepFunctions[k], "steps table", static_cast<int>(k) + 1, lab, steps[k].id + " " + steps[k].title);
   return true;
 }
 
 bool register_lab_test(const char* lab, const std::string& suite, const std::string& title, LabTest test) {
-  static std::deque<std::string> names;  // doctest keeps the pointers of a test case's name and suite
-  static int line = 0;
-  const char* suite_name = names.emplace_back(std::string(lab) + " " + suite).c_str();
-  const std::string& name = names.emplace_back(std::string(lab) + " " + title);
-  registered_lab_tests()[name] = test;
-  doctest::detail::regTest(
-      doctest::detail::TestCase(run_started_lab_test, "lab tests", ++line, doctest::detail::TestSuite() * suite_name) *
-      name.c_str());
+  registering(lab);
+  if (lab_tests().size() == kMostTestCases) {
+    std::cerr << "error: " << lab << " registers more than " << kMostTestCases << " lab tests\n";
+    std::_Exit(2);
+  }
+  const std::size_t k = lab_tests().size();
+  lab_tests().push_back(test);
+  add_test_case(kLabTestFunctions[k], "lab tests", static_cast<int>(k) + 1, std::string(lab) + " " + suite,
+                std::string(lab) + " " + title);
   return true;
 }
 
@@ -278,27 +264,28 @@ bool register_ladder_tests(const char* lab, LabTest rejects_previous, LabTest ad
 }
 
 bool register_listing(const char* lab, ListFunction function) {
-  listing_registry()[lab] = function;
+  registering(lab).listing = function;
   return true;
 }
 
 bool register_drawn_sizes(const char* lab, DrawnSizesFunction function) {
-  drawn_sizes_registry()[lab] = function;
+  registering(lab).drawn_sizes = function;
   return true;
 }
 
 bool register_profile(const char* lab, CountersFunction counters, ProfileFunction run) {
-  profile_registry()[lab] = {counters, run};
+  registering(lab).counters = counters;
+  registering(lab).profile = run;
   return true;
 }
 
 bool register_plan_check(const char* lab, PlanCheckFunction function) {
-  plan_check_registry()[lab] = function;
+  registering(lab).plan_check = function;
   return true;
 }
 
 bool register_calibration(const char* lab, CalibrateFunction function) {
-  calibration_registry()[lab] = function;
+  registering(lab).calibrate = function;
   return true;
 }
 

@@ -3,7 +3,6 @@
 // listeners that count and hand over what a grading did. Part of the grader's main(), nothing else.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -12,17 +11,23 @@
 
 namespace workbook::registered {
 
-// What the lab registered for each mode, by the lab's name (a grader holds one lab).
-struct ProfileFunctions {
+// What the program's lab registered (register_lab<Lab>() and register_bench(), before main() runs),
+// one record: a grader holds one lab, and a second registering into the same program stops it
+// before main(), naming both. A program that registered none (a test of the harness) has an empty
+// name and no functions.
+struct Lab {
+  std::string name;             // "02_memory"
+  std::vector<StepName> steps;  // the steps table's, in its order: each a test case of its own
+  GradeFunction grade = nullptr;
+  BenchFunction bench = nullptr;
+  ListFunction listing = nullptr;
+  DrawnSizesFunction drawn_sizes = nullptr;
   CountersFunction counters = nullptr;
-  ProfileFunction run = nullptr;
+  ProfileFunction profile = nullptr;
+  CalibrateFunction calibrate = nullptr;
+  PlanCheckFunction plan_check = nullptr;
 };
-const std::map<std::string, BenchFunction>& benches();
-const std::map<std::string, ListFunction>& listings();
-const std::map<std::string, DrawnSizesFunction>& drawn_sizes();
-const std::map<std::string, ProfileFunctions>& profiles();
-const std::map<std::string, CalibrateFunction>& calibrations();
-const std::map<std::string, PlanCheckFunction>& plan_checks();
+const Lab& lab();
 
 // `--step=02.1,02.3` as doctest's filter of those steps' test cases, by their whole names; an
 // invalid_argument that lists the steps for an id that is none of them.

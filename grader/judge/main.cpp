@@ -143,23 +143,23 @@ int start_session(const Options& options) {
 }
 
 int calibrate(const Options& options) {
-  for (const auto& [lab, calibrate] : registered::calibrations()) {
-    std::cout << "[workbook] calibrating " << lab << " into " << options.mode_value << '\n';
-    try {
-      calibrate(options.mode_value);
-    } catch (const CalibrationError& error) {  // the tool's error, not a bar: the runner writes no profile
-      std::cout << "[workbook] error: " << error.what() << '\n';
-      return exit_code::kCalibrationError;
-    }
+  const registered::Lab& lab = registered::lab();
+  if (lab.calibrate == nullptr) return 0;
+  std::cout << "[workbook] calibrating " << lab.name << " into " << options.mode_value << '\n';
+  try {
+    lab.calibrate(options.mode_value);
+  } catch (const CalibrationError& error) {  // the tool's error, not a bar: the runner writes no profile
+    std::cout << "[workbook] error: " << error.what() << '\n';
+    return exit_code::kCalibrationError;
   }
   return 0;
 }
 
 int bench(const Options& options) {
-  for (const auto& [lab, bench] : registered::benches()) {
-    std::cout << "[workbook] benchmarking " << lab << " into " << options.mode_value << '\n';
-    bench(options.mode_value);
-  }
+  const registered::Lab& lab = registered::lab();
+  if (lab.bench == nullptr) return 0;
+  std::cout << "[workbook] benchmarking " << lab.name << " into " << options.mode_value << '\n';
+  lab.bench(options.mode_value);
   return 0;
 }
 
@@ -173,7 +173,8 @@ int held_to_honest() {
   }
   for (const StepVerdict& v : all)
     if (v.applicable && !v.passed && !v.correct) {
-      std::cout << "[workbook] --expect-honest: " << v.step << " was not graded as honest work: " << v.summary << '\n';
+      std::cout << "[workbook] --expect-honest: " << v.step.name() << " was not graded as honest work: " << v.summary
+                << '\n';
       return 1;
     }
   std::cout << "[workbook] --expect-honest: every step was graded on its own kernels' time, and tripped no defence\n";
@@ -199,8 +200,8 @@ int held_to_rejection(const std::string& reason) {
   }
   for (const StepVerdict& v : all)
     if (v.summary.find(reason) == std::string::npos) {
-      std::cout << "[workbook] --expect-reason: " << v.step << " failed, but not for '" << reason << "': " << v.summary
-                << '\n';
+      std::cout << "[workbook] --expect-reason: " << v.step.name() << " failed, but not for '" << reason
+                << "': " << v.summary << '\n';
       return 1;
     }
   std::cout << "[workbook] --expect-reason: every failure names '" << reason << "'\n";
@@ -220,8 +221,8 @@ int check_plans_without_gpu(const Options& options) {
   session().seed = options.seed;
   try {
     start_judging_without_gpu(options.planner);
-    for (const auto& [lab, check] : registered::plan_checks()) {
-      const PlanCheck checked = check();
+    if (registered::lab().plan_check != nullptr) {
+      const PlanCheck checked = registered::lab().plan_check();
       std::vector<PlanFinding> findings = checked.refusals;
       if (!checked.not_started.empty()) findings.push_back({checked.not_started, "not implemented yet"});
       if (!checked.needs_a_gpu.empty())
@@ -316,7 +317,7 @@ int main(int argc, char** argv) {
   if (const int failed = start_session(options); failed != 0) return failed;
   switch (options.mode) {
     case Mode::kProfile: {
-      for (const auto& [lab, functions] : registered::profiles()) return functions.run(options.mode_value);
+      if (registered::lab().profile != nullptr) return registered::lab().profile(options.mode_value);
       return 2;
     }
     case Mode::kCalibrate: return calibrate(options);

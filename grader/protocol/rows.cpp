@@ -20,7 +20,7 @@ namespace workbook {
 
 namespace {
 
-constexpr int kFields = 17;
+constexpr int kFields = 18;
 
 // Fields are tab-separated: a tab or newline inside one would split the row. And the rows are a
 // file of their own (grade-rows.tsv, kept with the student's results): each text in them as data.
@@ -79,8 +79,9 @@ std::string defence_named_in(const std::string& reason) {
 }
 
 std::string to_line(const StepRow& r) {
-  const std::string fields[kFields] = {clean(r.lab),
-                                       clean(r.step),
+  const std::string fields[kFields] = {clean(r.step.lab),
+                                       clean(r.step.id),
+                                       clean(r.step.title),
                                        clean(r.measured_at),
                                        name_of(r.verdict),
                                        number(r.time_ms),
@@ -114,29 +115,28 @@ StepRow from_line(const std::string& line) {
     throw std::invalid_argument("a result row needs " + std::to_string(kFields) + " fields, got " +
                                 std::to_string(fields.size()) + ": " + line);
   StepRow r;
-  r.lab = fields[0];
-  r.step = fields[1];
-  r.measured_at = fields[2];
+  r.step = {fields[0], fields[1], fields[2]};
+  r.measured_at = fields[3];
   bool known = false;
   for (Verdict v : {Verdict::kPass, Verdict::kFail, Verdict::kInfo, Verdict::kNotApplicable})
-    if (fields[3] == name_of(v)) {
+    if (fields[4] == name_of(v)) {
       r.verdict = v;
       known = true;
     }
-  if (!known) throw std::invalid_argument("a result row's verdict is PASS, FAIL, info or n/a, not '" + fields[3] + "'");
-  r.time_ms = parse_number(fields[4]);
-  r.rate = parse_number(fields[5]);
-  r.rate_unit = fields[6];
-  r.percent_of_peak = parse_number(fields[7]);
-  r.speedup = parse_number(fields[8]);
-  r.occupancy_percent = parse_number(fields[9]);
-  r.registers = std::stoi(fields[10]);
-  r.shared_bytes = std::stoi(fields[11]);
-  r.local_bytes = std::stoi(fields[12]);
-  r.bar = fields[13];
-  r.reason = fields[14];
-  r.reference = fields[15];
-  r.defence = fields[16];
+  if (!known) throw std::invalid_argument("a result row's verdict is PASS, FAIL, info or n/a, not '" + fields[4] + "'");
+  r.time_ms = parse_number(fields[5]);
+  r.rate = parse_number(fields[6]);
+  r.rate_unit = fields[7];
+  r.percent_of_peak = parse_number(fields[8]);
+  r.speedup = parse_number(fields[9]);
+  r.occupancy_percent = parse_number(fields[10]);
+  r.registers = std::stoi(fields[11]);
+  r.shared_bytes = std::stoi(fields[12]);
+  r.local_bytes = std::stoi(fields[13]);
+  r.bar = fields[14];
+  r.reason = fields[15];
+  r.reference = fields[16];
+  r.defence = fields[17];
   return r;
 }
 
@@ -169,12 +169,11 @@ void append_rows(int fd, const std::vector<StepRow>& rows) {
 std::vector<StepVerdict> verdicts(const std::vector<StepRow>& rows) {
   std::vector<StepVerdict> result;
   std::vector<int> judged_rows;
-  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  std::map<LabStep, std::size_t> index;
   for (const StepRow& row : rows) {
-    const auto [at, added] = index.try_emplace({row.lab, row.step}, result.size());
+    const auto [at, added] = index.try_emplace(row.step, result.size());
     if (added) {
       StepVerdict unjudged;
-      unjudged.lab = row.lab;
       unjudged.step = row.step;
       unjudged.summary = "no row was judged: the step did not finish";
       result.push_back(unjudged);
@@ -217,8 +216,8 @@ void print_table(std::ostream& out, const std::vector<StepRow>& given_rows, Tabl
   // then those of what is printed.
   std::vector<StepRow> rows = given_rows;
   for (StepRow& row : rows)
-    for (std::string* text :
-         {&row.lab, &row.step, &row.measured_at, &row.rate_unit, &row.reference, &row.bar, &row.reason, &row.defence})
+    for (std::string* text : {&row.step.lab, &row.step.id, &row.step.title, &row.measured_at, &row.rate_unit,
+                              &row.reference, &row.bar, &row.reason, &row.defence})
       *text = line_as_data(*text);
   const bool full = table == Table::kFull;
   std::vector<std::string> headers = {"step", "measured at", "time ms", "rate", "% ref", "speedup", "occup.", "regs"};
@@ -227,7 +226,7 @@ void print_table(std::ostream& out, const std::vector<StepRow>& given_rows, Tabl
   std::vector<std::vector<std::string>> cells;
   for (const StepRow& r : rows) {
     const auto integer = [](int v) { return v < 0 ? std::string("-") : std::to_string(v); };
-    std::vector<std::string> row = {full ? r.step : r.step.substr(0, r.step.find(' ')),
+    std::vector<std::string> row = {full ? r.step.name() : r.step.id,
                                     r.measured_at,
                                     fixed(r.time_ms, 3),
                                     std::isnan(r.rate) ? "-" : fixed(r.rate, 0) + " " + r.rate_unit,
@@ -257,7 +256,7 @@ void print_table(std::ostream& out, const std::vector<StepRow>& given_rows, Tabl
   // Say what "% ref" is a percentage of, once per lab.
   std::map<std::string, std::string> references;
   for (const StepRow& r : rows)
-    if (!r.reference.empty()) references.try_emplace(r.lab, r.reference);
+    if (!r.reference.empty()) references.try_emplace(r.step.lab, r.reference);
   for (const auto& [lab, reference] : references)
     out << "% ref (" << lab << "): of " << reference << " on the same inputs, timed in the same run\n";
 
@@ -267,7 +266,7 @@ void print_table(std::ostream& out, const std::vector<StepRow>& given_rows, Tabl
   for (const StepVerdict& v : all) {
     passed += v.passed;
     not_applicable += !v.applicable;
-    out << (!v.applicable ? "n/a   " : v.passed ? "PASS  " : "FAIL  ") << v.step << ": " << v.summary << '\n';
+    out << (!v.applicable ? "n/a   " : v.passed ? "PASS  " : "FAIL  ") << v.step.name() << ": " << v.summary << '\n';
   }
   out << '\n' << passed << " of " << all.size() - not_applicable << " steps pass";
   if (not_applicable > 0) out << " (" << not_applicable << " more not applicable on this GPU)";

@@ -5,6 +5,7 @@
 // rows are shown on a console, the judge's own and the runner's alike. Plain C++.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <iosfwd>
 #include <limits>
@@ -26,9 +27,20 @@ inline constexpr int kExitContextLost = exit_code::kContextLost;
 enum class Verdict { kPass, kFail, kInfo, kNotApplicable };
 const char* name_of(Verdict verdict);  // "PASS", "FAIL", "info", "n/a": as the scorecard shows it
 
+// A step as its lab's steps table names it, whole from the grader that grades it to every report:
+// its id and title are never glued into one string to be cut apart again.
+struct LabStep {
+  std::string lab;    // "02_memory"
+  std::string id;     // "02.1"
+  std::string title;  // "several floats per thread"
+  // "02.1 several floats per thread", as shown; the id alone where there is no title (a lab that
+  // could not be described stands for its steps as one).
+  std::string name() const { return title.empty() ? id : id + " " + title; }
+  auto operator<=>(const LabStep&) const = default;
+};
+
 struct StepRow {
-  std::string lab;          // "02_memory"
-  std::string step;         // "02.1 several floats per thread"
+  LabStep step;
   std::string measured_at;  // the condition of this row, e.g. "occupancy 6.25%"
   Verdict verdict = Verdict::kInfo;
   double time_ms = kNotMeasured;
@@ -65,8 +77,7 @@ void append_rows(int fd, const std::vector<StepRow>& rows);
 // A step passes when it has judged rows and all of them pass. A step with an "n/a" row is not
 // applicable on this GPU: it neither passes nor fails, and is worth no points.
 struct StepVerdict {
-  std::string lab;
-  std::string step;
+  LabStep step;
   bool passed = false;
   bool applicable = true;
   std::string summary;  // the bar and what was measured, or the first failure's reason

@@ -61,7 +61,7 @@ std::vector<std::string> Checkout::labs() const {
 std::string Checkout::lab_named(const std::string& word) const {
   std::string all;
   for (const std::string& lab : labs()) {
-    if (word == lab || word == lab.substr(0, 2)) return lab;
+    if (word == lab || word == lab_number(lab)) return lab;
     all += lab + " ";
   }
   // "4" or "4.1" for lab 04: the hint only when there is such a lab ("7" names none).
@@ -114,7 +114,7 @@ const LabDescription& describe_lab(const std::string& grader, const std::vector<
     throw Fatal(kExitFailed, grader + " described no lab and no step: " + said.output);
   }
   LabDescription lab{facts.lab, {}, facts.metrics, facts.sizes};
-  for (const StepFacts& step : facts.steps) lab.steps.push_back({step.id, step.id + " " + step.title, step.bar});
+  for (const StepFacts& step : facts.steps) lab.steps.push_back({{facts.lab, step.id, step.title}, step.bar});
   return answered[question] = lab;
 }
 
@@ -255,7 +255,7 @@ Fatal unknown_option(const Checkout& checkout, const std::string& command, const
 }
 
 std::string lab_of_step(const Checkout& checkout, const std::string& id, const std::vector<std::string>& arguments) {
-  const std::string lab = checkout.lab_named(id.substr(0, 2));
+  const std::string lab = checkout.lab_named(lab_number(id));
   const std::vector<StepInfo> steps = lab_steps(checkout, lab, arguments);
   if (std::none_of(steps.begin(), steps.end(), [&](const StepInfo& step) { return step.id == id; })) {
     std::string known;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/exit_codes.h"
+#include "protocol/rows.h"
 
 namespace workbook::runner {
 
@@ -25,6 +26,10 @@ struct Fatal : std::runtime_error {
 };
 
 void say(const std::string& text);  // "[workbook] text", at once
+
+// The number a step's id or a lab's name starts with ("04.1", "04_sgemm": "04"): a step is its lab's
+// by that number alone.
+inline std::string lab_number(const std::string& step_or_lab) { return step_or_lab.substr(0, 2); }
 
 struct Checkout;
 // One command's part of the usage table, grader/runner/usage.txt (the one ./workbook --help prints):
@@ -59,8 +64,9 @@ struct Checkout {
 };
 
 // A lab's steps, as its grader lists them from the steps table without touching the GPU.
-struct StepInfo {
-  std::string id, name, bar;  // "04.1", "04.1 coalesced thread arrangement", ">= 6x, >= 8% of cuBLAS SGEMM"
+// A step of a lab (protocol/rows.h: its lab, id and title) with its bar, ">= 6x, >= 8% of cuBLAS SGEMM".
+struct StepInfo : LabStep {
+  std::string bar;
 };
 // What the runner knows of a lab: one answer of its grader or judge to --describe, which reads it
 // from the lab's registration (its steps table, its profile's counters, its benchmark) with no GPU.

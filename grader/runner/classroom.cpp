@@ -107,13 +107,13 @@ std::vector<StepRow> not_graded_rows(const Checkout& checkout, const std::vector
   for (const std::string& lab : labs.empty() ? checkout.labs() : labs) {
     // Each step by the name its graded rows have, as the lab's judge describes them (grade-class
     // builds them first); where no judge can be built (this is a grading's way out), the lab alone.
-    std::vector<std::string> names;
+    std::vector<LabStep> steps;
     try {
-      for (const StepInfo& step : lab_steps(checkout, lab)) names.push_back(step.name);
+      for (const StepInfo& step : lab_steps(checkout, lab)) steps.push_back(step);
     } catch (const Fatal&) {
-      names = {lab};
+      steps = {{lab, lab, ""}};
     }
-    for (const std::string& name : names) rows.push_back(failed_row(lab, name, "not graded: " + why));
+    for (const LabStep& step : steps) rows.push_back(failed_row(step, "not graded: " + why));
   }
   return rows;
 }
@@ -733,7 +733,7 @@ void take_verdict(Class& c, std::size_t job, std::size_t slot, int status) {
   }
   for (const StepRow& row : student.rows) {
     hung = hung || row.reason.rfind("did not finish within", 0) == 0;
-    broken = broken || row.reason.starts_with(row.lab + " does not compile");
+    broken = broken || row.reason.starts_with(row.step.lab + " does not compile");
     gpu_missing = gpu_missing || row.reason == kNoGpuReason;  // beside a lab that failed unbuilt, the exit is 1
   }
   std::string& note = student.note;

@@ -39,14 +39,14 @@ std::string read_plain_file(const std::string& path) {
   return text;
 }
 
-std::vector<StepRow> believed_rows(const std::string& path, const std::string& lab, const std::string& step) {
+std::vector<StepRow> believed_rows(const std::string& path, const LabStep& step) {
   std::vector<StepRow> rows;
   std::istringstream lines(read_plain_file(path));
   for (std::string line; std::getline(lines, line);) {
     if (line.empty()) continue;
     StepRow row = from_line(line);
-    if (row.lab != lab || row.step != step)
-      throw std::runtime_error("it reported a row of another step (" + row.lab + " " + row.step + ")");
+    if (row.step != step)
+      throw std::runtime_error("it reported a row of another step (" + row.step.lab + " " + row.step.name() + ")");
     rows.push_back(row);
   }
   if (rows.empty()) throw std::runtime_error("it reported no result");
@@ -55,47 +55,44 @@ std::vector<StepRow> believed_rows(const std::string& path, const std::string& l
 
 }  // namespace
 
-std::vector<std::vector<StepRow>> rows_of_steps(const std::string& path, const std::string& lab,
-                                                const std::vector<std::string>& steps) {
+std::vector<std::vector<StepRow>> rows_of_steps(const std::string& path, const std::vector<LabStep>& steps) {
   std::vector<std::vector<StepRow>> rows(steps.size());
   std::istringstream lines(read_plain_file(path));
   for (std::string line; std::getline(lines, line);) {
     if (line.empty() || lines.eof()) continue;  // the last line is whole only once its newline is written
     StepRow row = from_line(line);
     const auto step = std::find(steps.begin(), steps.end(), row.step);
-    if (row.lab != lab || step == steps.end())
-      throw std::runtime_error("it reported a row of a step it was not grading (" + row.lab + " " + row.step + ")");
+    if (step == steps.end())
+      throw std::runtime_error("it reported a row of a step it was not grading (" + row.step.lab + " " +
+                               row.step.name() + ")");
     rows[static_cast<std::size_t>(step - steps.begin())].push_back(row);
   }
   return rows;
 }
 
-Accounted account_for_steps(const std::vector<std::vector<StepRow>>& reported, const std::string& lab,
-                            const std::vector<std::string>& steps, int status, const std::string& stopped_why,
-                            const std::string& not_graded_why) {
+Accounted account_for_steps(const std::vector<std::vector<StepRow>>& reported, const std::vector<LabStep>& steps,
+                            int status, const std::string& stopped_why, const std::string& not_graded_why) {
   Accounted done;
   for (std::size_t k = 0; k < steps.size(); ++k)
     if (!reported[k].empty()) done.steps_done = k + 1;
   for (std::size_t k = 0; k < done.steps_done; ++k) {
     if (reported[k].empty())
-      done.rows.push_back(
-          failed_row(lab, steps[k], "the step's process gave no result to believe: it reported no result"));
+      done.rows.push_back(failed_row(steps[k], "the step's process gave no result to believe: it reported no result"));
     for (const StepRow& row : reported[k]) done.rows.push_back(row);
   }
   if (done.steps_done == steps.size()) return done;
   if (!stopped_why.empty()) {  // stopped in the step after the last that reported: that one fails
-    done.rows.push_back(failed_row(lab, steps[done.steps_done], stopped_why));
+    done.rows.push_back(failed_row(steps[done.steps_done], stopped_why));
     ++done.steps_done;
   } else if (status != kExitContextLost || done.steps_done == 0) {
     for (; done.steps_done < steps.size(); ++done.steps_done)
-      done.rows.push_back(failed_row(lab, steps[done.steps_done], not_graded_why));
+      done.rows.push_back(failed_row(steps[done.steps_done], not_graded_why));
   }
   return done;
 }
 
-StepRow failed_row(const std::string& lab, const std::string& step, const std::string& reason) {
+StepRow failed_row(const LabStep& step, const std::string& reason) {
   StepRow row;
-  row.lab = lab;
   row.step = step;
   row.measured_at = "run";
   row.verdict = Verdict::kFail;
@@ -103,11 +100,11 @@ StepRow failed_row(const std::string& lab, const std::string& step, const std::s
   return row;
 }
 
-std::vector<StepRow> collect_rows(const std::string& path, const std::string& lab, const std::string& step) {
+std::vector<StepRow> collect_rows(const std::string& path, const LabStep& step) {
   try {
-    return believed_rows(path, lab, step);
+    return believed_rows(path, step);
   } catch (const std::exception& error) {
-    return {failed_row(lab, step, std::string("the step's process gave no result to believe: ") + error.what())};
+    return {failed_row(step, std::string("the step's process gave no result to believe: ") + error.what())};
   }
 }
 

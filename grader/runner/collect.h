@@ -11,16 +11,15 @@
 
 namespace workbook::runner {
 
-// The rows in `path` of step `step` (its full name) of `lab`; or one failed row that says why the
-// file is not to be believed (a link, not a plain file, too large, another step's rows, no row).
-std::vector<StepRow> collect_rows(const std::string& path, const std::string& lab, const std::string& step);
+// The rows in `path` of `step`; or one failed row that says why the file is not to be believed (a link, not a plain
+// file, too large, another step's rows, no row).
+std::vector<StepRow> collect_rows(const std::string& path, const LabStep& step);
 
-// The rows a judge wrote for `steps` of `lab` (full names), graded one after another in one process,
+// The rows a judge wrote for `steps` (of one lab), graded one after another in one process,
 // each step's rows written as it ended: rows[k] is steps[k]'s, empty for a step that has reported
 // nothing (yet). Throws std::runtime_error, saying why, where the file is not to be believed (a link,
 // not a plain file, too large, a row of a step not asked for, a malformed line).
-std::vector<std::vector<StepRow>> rows_of_steps(const std::string& path, const std::string& lab,
-                                                const std::vector<std::string>& steps);
+std::vector<std::vector<StepRow>> rows_of_steps(const std::string& path, const std::vector<LabStep>& steps);
 
 // What a judge process that graded `steps` (in order) accounted for, once it ended with `status`:
 // every step up to the last that reported (a step before it that reported nothing fails with no
@@ -33,12 +32,11 @@ struct Accounted {
   std::vector<StepRow> rows;
   std::size_t steps_done = 0;
 };
-Accounted account_for_steps(const std::vector<std::vector<StepRow>>& reported, const std::string& lab,
-                            const std::vector<std::string>& steps, int status, const std::string& stopped_why,
-                            const std::string& not_graded_why);
+Accounted account_for_steps(const std::vector<std::vector<StepRow>>& reported, const std::vector<LabStep>& steps,
+                            int status, const std::string& stopped_why, const std::string& not_graded_why);
 
 // A failed row for a step that could not report itself: it crashed, hung, did not compile, or its
 // code was refused.
-StepRow failed_row(const std::string& lab, const std::string& step, const std::string& reason);
+StepRow failed_row(const LabStep& step, const std::string& reason);
 
 }  // namespace workbook::runner

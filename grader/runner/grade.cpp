@@ -89,13 +89,13 @@ void check_points(const Checkout& checkout, const std::string& path) {
     const std::string where = path + ":" + std::to_string(line) + ": ";
     std::string lab;
     for (const std::string& candidate : checkout.labs())
-      if (candidate.substr(0, 2) == step.substr(0, 2)) lab = candidate;
+      if (lab_number(candidate) == lab_number(step)) lab = candidate;
     const std::vector<std::string> ids = lab.empty() ? std::vector<std::string>{} : checkout.step_ids(lab);
     if (std::find(ids.begin(), ids.end(), step) != ids.end()) continue;
     std::string known;
     for (const std::string& id : ids) known += " " + id;
     throw Fatal(kExitUsage, where + "there is no step " + step +
-                                (lab.empty() ? " (no lab is numbered " + step.substr(0, 2) + ")"
+                                (lab.empty() ? " (no lab is numbered " + lab_number(step) + ")"
                                              : "; " + lab + "'s steps are" + known));
   }
 }
@@ -141,7 +141,7 @@ Request read_request(const Checkout& checkout, Words words) {
       r.class_slot = std::stoi(slot);
     } else if (word.starts_with("-")) throw unknown_option(checkout, "grade", word);
     else if (std::regex_match(word, step_id)) {  // one step: its lab, and the id, checked below
-      add_once(r.labs, checkout.lab_named(word.substr(0, 2)));
+      add_once(r.labs, checkout.lab_named(lab_number(word)));
       add_once(r.steps, word);
     } else if (std::regex_match(word, step_like)) {
       throw Fatal(kExitUsage, "a step is named by its id, like 04.1, not '" + word + "'");
@@ -156,7 +156,7 @@ Request read_request(const Checkout& checkout, Words words) {
   for (const std::string& id : r.steps) lab_of_step(checkout, id, {"--seed=" + r.seed});
   std::erase_if(r.steps, [&](const std::string& id) {
     return std::any_of(whole.begin(), whole.end(),
-                       [&](const std::string& lab) { return lab.substr(0, 2) == id.substr(0, 2); });
+                       [&](const std::string& lab) { return lab_number(lab) == lab_number(id); });
   });
   check_request(checkout, r, "grades a student's files");
   // grade-class's options name a folder it empties: only one of the results' own, for a student's name.
@@ -350,15 +350,13 @@ struct Grading {
   // The lab's steps asked for: those named by id, or all of them when none of its steps was.
   std::vector<StepInfo> chosen_steps(const std::string& lab) {
     const bool some = std::any_of(only_steps.begin(), only_steps.end(),
-                                  [&](const std::string& id) { return id.substr(0, 2) == lab.substr(0, 2); });
+                                  [&](const std::string& id) { return lab_number(id) == lab_number(lab); });
     std::vector<StepInfo> steps;
     for (const StepInfo& s : described(lab).steps)
       if (!some || std::find(only_steps.begin(), only_steps.end(), s.id) != only_steps.end()) steps.push_back(s);
     return steps;
   }
-  void fail(const std::string& lab, const std::string& step, const std::string& reason) {
-    rows.push_back(failed_row(lab, step, reason));
-  }
+  void fail(const LabStep& step, const std::string& reason) { rows.push_back(failed_row(step, reason)); }
   std::string results_shown() const { return checkout.shown(results); }
 };
 
@@ -425,13 +423,13 @@ int run_step(Grading& g, const std::string& lab, const StepInfo& step, std::vect
   const std::string output = read_text(p.work + "/output.log");
   if (output_copy != nullptr) *output_copy = output;
   g.log << output.substr(0, kMaxLoggedOutput);
-  g.log << "[workbook] " << lab << ' ' << step.name << ": " << std::fixed << std::setprecision(2)
+  g.log << "[workbook] " << lab << ' ' << step.name() << ": " << std::fixed << std::setprecision(2)
         << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count()
         << " s, the step's process from start to end\n"
         << std::defaultfloat;
   g.log.flush();
   if (outcome.status == 0 || outcome.status == exit_code::kStepFailed || outcome.status == exit_code::kSkipped)
-    for (StepRow& row : collect_rows(p.rows_file, lab, step.name)) g.rows.push_back(row);
+    for (StepRow& row : collect_rows(p.rows_file, step)) g.rows.push_back(row);
   fs::remove_all(p.work);
   return outcome.status;
 }
@@ -510,11 +508,11 @@ void say_ending(Grading& g, const std::string& lab, const StepInfo& step, int st
       break;
   }
   std::cout << said << '\n';
-  if (!reason.empty()) g.fail(lab, step.name, reason);
+  if (!reason.empty()) g.fail(step, reason);
 }
 
 void grade_step(Grading& g, const std::string& lab, const StepInfo& step, const std::vector<std::string>& bars) {
-  std::cout << "[workbook] " << lab << ' ' << step.name << " ... " << std::flush;
+  std::cout << "[workbook] " << lab << ' ' << step.name() << " ... " << std::flush;
   std::vector<std::string> command = g.step_program(lab);
   command.push_back("--step=" + step.id);
   for (const std::string& word : g.drawing_arguments()) command.push_back(word);
@@ -529,11 +527,11 @@ std::string said_of(const std::vector<StepRow>& rows) {
   return !verdict.empty() && verdict.front().passed ? "pass" : "FAIL";
 }
 
-// What a judge process that ended with `status` accounted for of its steps `names`: their rows, or
+// What a judge process that ended with `status` accounted for of its `steps`: their rows, or
 // every step failed with why the process stopped (hung, crashed) or why its rows are not to be
 // believed; `console`: the verdict the console shows for steps without rows of their own.
-Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::string& lab,
-                              const std::vector<std::string>& names, int status, bool over_time, std::string& console) {
+Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::vector<LabStep>& steps, int status,
+                              bool over_time, std::string& console) {
   std::string stopped_why;
   if (over_time || ending_of(status) == Ending::kHung) {
     stopped_why = hung_reason(g);
@@ -544,13 +542,12 @@ Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::strin
   }
   Accounted accounted;
   try {
-    accounted = account_for_steps(rows_of_steps(p.rows_file, lab, names), lab, names, status, stopped_why,
-                                  not_graded_reason(g));
+    accounted = account_for_steps(rows_of_steps(p.rows_file, steps), steps, status, stopped_why, not_graded_reason(g));
   } catch (const std::exception& error) {  // not to be believed: every step of the process fails
-    for (const std::string& name : names)
+    for (const LabStep& step : steps)
       accounted.rows.push_back(
-          failed_row(lab, name, std::string("the step's process gave no result to believe: ") + error.what()));
-    accounted.steps_done = names.size();
+          failed_row(step, std::string("the step's process gave no result to believe: ") + error.what()));
+    accounted.steps_done = steps.size();
     console = "FAIL";
   }
   return accounted;
@@ -563,12 +560,10 @@ Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::strin
 // Returns how many of `steps` it accounted for (at least one).
 std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::vector<StepInfo>& steps,
                                const std::vector<std::string>& bars) {
-  std::vector<std::string> names, command = g.step_program(lab);
+  std::vector<std::string> command = g.step_program(lab);
+  const std::vector<LabStep> graded(steps.begin(), steps.end());
   std::string ids;
-  for (const StepInfo& step : steps) {
-    names.push_back(step.name);
-    ids += (ids.empty() ? "" : ",") + step.id;
-  }
+  for (const StepInfo& step : steps) ids += (ids.empty() ? "" : ",") + step.id;
   command.push_back("--step=" + ids);
   for (const std::string& word : g.drawing_arguments()) command.push_back(word);
   command.insert(command.end(), bars.begin(), bars.end());
@@ -584,7 +579,7 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
   const auto say_reported = [&] {
     std::vector<std::vector<StepRow>> rows;
     try {
-      rows = rows_of_steps(p.rows_file, lab, names);
+      rows = rows_of_steps(p.rows_file, graded);
     } catch (const std::exception&) {
       return;  // said once the process has ended, as every step's failure
     }
@@ -593,14 +588,14 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
       if (!rows[k].empty()) last = k + 1;
     for (; said < last; ++said) {
       std::cout << said_of(rows[said]) << '\n';
-      times << "[workbook] " << lab << ' ' << steps[said].name << ": " << std::fixed << std::setprecision(2)
+      times << "[workbook] " << lab << ' ' << steps[said].name() << ": " << std::fixed << std::setprecision(2)
             << seconds_since(step_began) << " s in its lab's judge process\n";
       step_began = std::chrono::steady_clock::now();
       if (said + 1 < steps.size())
-        std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
+        std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name() << " ... " << std::flush;
     }
   };
-  std::cout << "[workbook] " << lab << ' ' << steps.front().name << " ... " << std::flush;
+  std::cout << "[workbook] " << lab << ' ' << steps.front().name() << " ... " << std::flush;
   bool over_time = false;
   const int status = run_watched(p.command, std::chrono::milliseconds(100), [&] {
     say_reported();
@@ -616,12 +611,12 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
   g.log.flush();
 
   std::string console;
-  const Accounted accounted = steps_accounted_for(g, p, lab, names, status, over_time, console);
+  const Accounted accounted = steps_accounted_for(g, p, graded, status, over_time, console);
   // The console's verdicts of the steps accounted for but not yet said: failed without rows of their own.
   for (; said < accounted.steps_done; ++said) {
     std::cout << (console.empty() ? "FAIL (not graded)" : console) << '\n';
     if (said + 1 < accounted.steps_done)
-      std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name << " ... " << std::flush;
+      std::cout << "[workbook] " << lab << ' ' << steps[said + 1].name() << " ... " << std::flush;
   }
   if (accounted.steps_done < steps.size())  // after a step that left the context unusable: its next is begun again
     std::cout << "graded in a new process (the step before left the CUDA context unusable)\n";
@@ -634,8 +629,8 @@ std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::ve
 // memcheck sees an access one past an array) and small shapes (the tools slow kernels a hundredfold).
 void sanitize_step(Grading& g, const std::string& lab, const StepInfo& step) {
   for (const std::string tool : {"memcheck", "racecheck", "synccheck"}) {
-    std::cout << "[workbook] " << lab << ' ' << step.name << ", " << tool << " ... " << std::flush;
-    g.log << "=== compute-sanitizer --tool " << tool << ": " << lab << ' ' << step.name << '\n';
+    std::cout << "[workbook] " << lab << ' ' << step.name() << ", " << tool << " ... " << std::flush;
+    g.log << "=== compute-sanitizer --tool " << tool << ": " << lab << ' ' << step.name() << '\n';
     std::vector<std::string> command = {
         g.sanitizer,     "--tool", tool, "--error-exitcode", std::to_string(exit_code::kSanitizerFoundErrors),
         "--print-limit", "20"};
@@ -676,7 +671,7 @@ int profile_step(Grading& g, const std::string& lab, const StepInfo& step, const
   };
   // "starter" is the build's name for the file in labs/, which is the student's own work by now.
   const std::string whose_file = g.implementation == "starter" ? "your labs/" + lab + " file" : g.implementation;
-  say("profiling " + lab + " " + step.name + " (" + whose_file +
+  say("profiling " + lab + " " + step.name() + " (" + whose_file +
       ") under Nsight Compute: each of its kernels, "
       "one launch, at its bar's shape");
   std::string output;
@@ -845,8 +840,8 @@ void start_grading(Grading& g, const Request& r, const Built& built) {
 void fail_labs_not_graded(Grading& g, const LabsBuilt& built) {
   const auto fail_every_step = [&](const std::string& lab, const std::string& said, const std::string& reason) {
     for (const StepInfo& step : g.chosen_steps(lab)) {
-      say(lab + " " + step.name + " ... FAIL (" + said + ")");
-      g.fail(lab, step.name, reason);
+      say(lab + " " + step.name() + " ... FAIL (" + said + ")");
+      g.fail(step, reason);
     }
   };
   // The compiler's first error is the reason (a student reads it in results.json, never on the
@@ -968,7 +963,7 @@ int stop_without_gpu(Grading& g, const Request& r) {
   // A results file that says why is better than none (Gradescope would report a missing file).
   if (!g.json.empty() || !g.junit.empty())
     for (const std::string& lab : g.labs)
-      for (const StepInfo& step : g.chosen_steps(lab)) g.fail(lab, step.name, kNoGpuReason);
+      for (const StepInfo& step : g.chosen_steps(lab)) g.fail(step, kNoGpuReason);
   append_rows(g.rows_path, g.rows);
   if (failed_already || !g.json.empty() || !g.junit.empty())
     summarize(g.rows, g.json, g.junit, g.points, /*quiet=*/!failed_already, "", g.seed,

@@ -56,8 +56,8 @@ std::string json_escape(const std::string& text) {
   return out.str();
 }
 
-Points::Worth Points::of(const std::string& step_name) const {
-  const auto found = by_step.find(step_name.substr(0, step_name.find(' ')));
+Points::Worth Points::of(const LabStep& step) const {
+  const auto found = by_step.find(step.id);
   return found == by_step.end() ? fallback : found->second;
 }
 
@@ -133,7 +133,7 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
     if (!v.passed && v.correct && earned > 0) output = "correct, below the bar (partial credit): " + output;
     // A step not applicable on this GPU is worth nothing here, and has no status: Gradescope shows
     // neither a pass nor a failure.
-    out << "    {\"name\": \"" << json_text(v.lab + " " + v.step) << "\", \"score\": " << fixed(earned, 2)
+    out << "    {\"name\": \"" << json_text(v.step.lab + " " + v.step.name()) << "\", \"score\": " << fixed(earned, 2)
         << ", \"max_score\": " << fixed(points.max_score(v), 2);
     if (v.applicable) out << ", \"status\": \"" << (v.passed ? "passed" : "failed") << '"';
     out << ", \"visibility\": \"visible\", \"output\": \"" << json_text(output) << "\"}"
@@ -143,12 +143,12 @@ void write_gradescope_json(std::ostream& out, const std::vector<StepRow>& rows, 
   // Each lab's last step graded on this GPU: its % of the lab's reference (cuBLAS, cuFFT, CUB, cudaMemcpy).
   std::map<std::string, const StepVerdict*> last_of_lab;
   for (const StepVerdict& v : all)
-    if (v.applicable) last_of_lab[v.lab] = &v;
+    if (v.applicable) last_of_lab[v.step.lab] = &v;
   bool comma = false;
   for (const auto& [lab, v] : last_of_lab) {
     const double value = std::isnan(v->percent_of_reference) ? 0.0 : v->percent_of_reference;
     out << (comma ? ", " : "") << "{\"name\": \""
-        << json_text(lab + " " + v->step.substr(0, v->step.find(' ')) + ", % of " +
+        << json_text(lab + " " + v->step.id + ", % of " +
                      (v->reference.empty() ? std::string("the reference") : v->reference))
         << "\", \"value\": " << fixed(value, 1) << "}";
     comma = true;
@@ -167,7 +167,7 @@ void write_junit(std::ostream& out, const std::vector<StepRow>& rows) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"workbook\" tests=\""
       << all.size() << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
   for (const StepVerdict& v : all) {
-    out << "    <testcase classname=\"" << xml_escape(v.lab) << "\" name=\"" << xml_escape(v.step) << "\"";
+    out << "    <testcase classname=\"" << xml_escape(v.step.lab) << "\" name=\"" << xml_escape(v.step.name()) << "\"";
     if (!v.applicable) {
       out << ">\n      <skipped message=\"" << xml_escape(v.summary) << "\"/>\n    </testcase>\n";
     } else if (v.passed) {
@@ -181,7 +181,7 @@ void write_junit(std::ostream& out, const std::vector<StepRow>& rows) {
 
 LabScores lab_scores(const std::vector<StepRow>& rows, const Points& points) {
   LabScores scores;
-  for (const StepVerdict& v : verdicts(rows)) scores[v.lab] += points.score(v);
+  for (const StepVerdict& v : verdicts(rows)) scores[v.step.lab] += points.score(v);
   return scores;
 }
 
@@ -215,23 +215,24 @@ void append_class_csv(const std::string& path, const std::string& student, const
   if (fresh)
     out << "student,lab,step,verdict,score,max_score,measured_at,time_ms,rate,rate_unit,percent_of_reference,reference,"
            "speedup,reason,seed\n";
-  std::map<std::pair<std::string, std::string>, const StepRow*> first_judged;
+  std::map<LabStep, const StepRow*> first_judged;
   for (const StepRow& row : rows)
-    if (row.judged()) first_judged.try_emplace({row.lab, row.step}, &row);
+    if (row.judged()) first_judged.try_emplace(row.step, &row);
   const auto number = [](double value) { return std::isnan(value) ? std::string() : fixed(value, 4); };
   for (const StepVerdict& v : verdicts(rows)) {
-    const auto found = first_judged.find({v.lab, v.step});
+    const auto found = first_judged.find(v.step);
     const StepRow none;
     const StepRow& row = found == first_judged.end() ? none : *found->second;
     const std::string verdict = !v.applicable ? "n/a"
                                 : v.passed    ? "PASS"
                                 : v.correct   ? "FAIL (correct, below the bar)"
                                               : "FAIL";
-    out << csv_field(student) << ',' << csv_field(v.lab) << ',' << csv_field(v.step) << ',' << csv_field(verdict) << ','
-        << fixed(points.score(v), 2) << ',' << fixed(points.max_score(v), 2) << ',' << csv_field(row.measured_at) << ','
-        << number(row.time_ms) << ',' << number(row.rate) << ',' << csv_field(std::isnan(row.rate) ? "" : row.rate_unit)
-        << ',' << number(row.percent_of_peak) << ',' << csv_field(std::isnan(row.percent_of_peak) ? "" : row.reference)
-        << ',' << number(row.speedup) << ',' << csv_field(v.summary) << ',' << csv_field(seed) << '\n';
+    out << csv_field(student) << ',' << csv_field(v.step.lab) << ',' << csv_field(v.step.name()) << ','
+        << csv_field(verdict) << ',' << fixed(points.score(v), 2) << ',' << fixed(points.max_score(v), 2) << ','
+        << csv_field(row.measured_at) << ',' << number(row.time_ms) << ',' << number(row.rate) << ','
+        << csv_field(std::isnan(row.rate) ? "" : row.rate_unit) << ',' << number(row.percent_of_peak) << ','
+        << csv_field(std::isnan(row.percent_of_peak) ? "" : row.reference) << ',' << number(row.speedup) << ','
+        << csv_field(v.summary) << ',' << csv_field(seed) << '\n';
   }
   if (!out) throw std::runtime_error("cannot write " + path);
 }

@@ -21,9 +21,9 @@ struct Points {
     double if_correct = 0;
   };
   Worth fallback;
-  std::map<std::string, Worth> by_step;          // by step id, "04.10"
-  std::map<std::string, int> line_of_step;       // where the file names each step, for messages
-  Worth of(const std::string& step_name) const;  // "04.10 packed cp.async pipeline" -> its worth
+  std::map<std::string, Worth> by_step;     // by step id, "04.10"
+  std::map<std::string, int> line_of_step;  // where the file names each step, for messages
+  Worth of(const LabStep& step) const;      // by its id, "04.10"
   double score(const StepVerdict& v) const;
   double max_score(const StepVerdict& v) const;  // 0 for a step not applicable on this GPU
 };

@@ -81,8 +81,9 @@ std::vector<StepInfo> steps_from_handout(const Checkout& checkout, const std::st
         if (!profile.empty() && cells[c].find(profile) != std::string::npos) column = c;
       header = false;
     } else if (cells.size() > column && !cells[0].starts_with("---")) {
-      const std::string id = cells[0].substr(0, cells[0].find(' '));
-      steps.push_back({id, cells[0], as_listed(cells[column])});
+      const std::size_t space = cells[0].find(' ');  // the table's step cell: "ID TITLE"
+      steps.push_back({{lab, cells[0].substr(0, space), space == std::string::npos ? "" : cells[0].substr(space + 1)},
+                       as_listed(cells[column])});
     }
   }
   return {};  // no table, or one without its end: the judges say
@@ -112,15 +113,14 @@ int list(const Checkout& checkout, Words words) {
     if (steps.empty()) steps = list_steps(Checkout::judge(checkout.build_dir, lab), bars.arguments);
     for (const StepInfo& step : steps) {
       id_width = std::max(id_width, step.id.size());
-      title_width = std::max(title_width, step.name.size() - step.id.size() - 1);
+      title_width = std::max(title_width, step.title.size());
     }
   }
   for (const auto& [lab, steps] : labs) {
     std::cout << lab << " (labs/" << lab << "/README.md)\n";
     for (const StepInfo& step : steps)
       std::cout << "  " << std::left << std::setw(static_cast<int>(id_width)) << step.id << "  "
-                << std::setw(static_cast<int>(title_width)) << step.name.substr(step.id.size() + 1) << "  " << step.bar
-                << '\n';
+                << std::setw(static_cast<int>(title_width)) << step.title << "  " << step.bar << '\n';
   }
   std::cout << "bars: " << bars.description << '\n';
   std::cout << "grade one lab with ./workbook grade NN, one step with ./workbook grade NN.k\n";

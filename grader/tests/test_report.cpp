@@ -21,10 +21,14 @@
 using namespace workbook;
 
 namespace {
+// A step by its shown name, "02.1 several floats", as the tests write it.
+LabStep step_of(const std::string& lab, const std::string& name) {
+  const std::size_t space = name.find(' ');
+  return {lab, name.substr(0, space), space == std::string::npos ? "" : name.substr(space + 1)};
+}
 StepRow judged(const std::string& step, const std::string& result, const std::string& reason = "") {
   StepRow row;
-  row.lab = "02_memory";
-  row.step = step;
+  row.step = step_of("02_memory", step);
   row.measured_at = "occupancy 6.25%";
   row.verdict = result == "PASS" ? Verdict::kPass : result == "FAIL" ? Verdict::kFail : Verdict::kInfo;
   row.defence = defence_named_in(result == "FAIL" ? reason : "");  // as the grader's record() sets it
@@ -207,9 +211,9 @@ std::string write_points(const std::string& text) {
 TEST_CASE("points: per step, a default, and partial credit only for a correct step below its bar") {
   const Points points =
       read_points(write_points("# the course's weights\n* 2 1\n02.2 5 3  # the hard one\n\n02.3 4\n"));
-  CHECK(points.of("02.1 several floats per thread").points == 2);
-  CHECK(points.of("02.2 float2").points == 5);
-  CHECK(points.of("02.3 float4").if_correct == 0);
+  CHECK(points.of(step_of("02_memory", "02.1 several floats per thread")).points == 2);
+  CHECK(points.of(step_of("02_memory", "02.2 float2")).points == 5);
+  CHECK(points.of(step_of("02_memory", "02.3 float4")).if_correct == 0);
   StepRow slow = judged("02.2", "FAIL", "speedup 2.10x over the baseline at occupancy 6.25%, the bar is 3x");
   StepRow cheat = judged("02.2", "FAIL", "[ceiling] measured at 140% of cudaMemcpy on the same inputs");
   StepRow wrong = judged("02.2", "FAIL", "n = 33: 1 of 33 elements differ");
@@ -304,8 +308,7 @@ namespace {
 // The row grade_step() records for a step that needs a newer GPU (Step::min_compute_capability).
 StepRow not_applicable(const std::string& step) {
   StepRow row;
-  row.lab = "02_memory";
-  row.step = step;
+  row.step = step_of("02_memory", step);
   row.measured_at = "architecture";
   row.verdict = Verdict::kNotApplicable;
   row.reason = "needs compute capability 9.0 or newer; this GPU is graded as 8.0: not applicable here";

@@ -27,10 +27,20 @@ std::string scratch_file(const std::string& name) {
       .string();
 }
 
+// A step by its shown name, "02.1 several floats", as the tests write it.
+LabStep step_of(const std::string& lab, const std::string& name) {
+  const std::size_t space = name.find(' ');
+  return {lab, name.substr(0, space), space == std::string::npos ? "" : name.substr(space + 1)};
+}
+std::vector<LabStep> steps_of(const std::string& lab, const std::vector<std::string>& names) {
+  std::vector<LabStep> steps;
+  for (const std::string& name : names) steps.push_back(step_of(lab, name));
+  return steps;
+}
+
 StepRow row_of(const std::string& step, Verdict verdict) {
   StepRow row;
-  row.lab = "02_memory";
-  row.step = step;
+  row.step = step_of("02_memory", step);
   row.verdict = verdict;
   return row;
 }
@@ -52,15 +62,15 @@ TEST_CASE("the runner takes a step's own rows, and no others") {
   std::filesystem::remove(link);
   std::filesystem::create_symlink(own, link);
 
-  const std::vector<StepRow> taken = collect_rows(own, "02_memory", "02.1 x");
+  const std::vector<StepRow> taken = collect_rows(own, step_of("02_memory", "02.1 x"));
   REQUIRE(taken.size() == 2);
   CHECK(taken[0].verdict == Verdict::kPass);
-  CHECK(refused(collect_rows(own, "02_memory", "02.2 y")));  // asked for another step
-  CHECK(refused(collect_rows(other, "02_memory", "02.1 x")));
-  CHECK(refused(collect_rows(link, "02_memory", "02.1 x")));
-  CHECK(refused(collect_rows(bad, "02_memory", "02.1 x")));
-  CHECK(refused(collect_rows(empty, "02_memory", "02.1 x")));
-  CHECK(refused(collect_rows(scratch_file("missing.tsv"), "02_memory", "02.1 x")));
+  CHECK(refused(collect_rows(own, step_of("02_memory", "02.2 y"))));  // asked for another step
+  CHECK(refused(collect_rows(other, step_of("02_memory", "02.1 x"))));
+  CHECK(refused(collect_rows(link, step_of("02_memory", "02.1 x"))));
+  CHECK(refused(collect_rows(bad, step_of("02_memory", "02.1 x"))));
+  CHECK(refused(collect_rows(empty, step_of("02_memory", "02.1 x"))));
+  CHECK(refused(collect_rows(scratch_file("missing.tsv"), step_of("02_memory", "02.1 x"))));
   for (const std::string& path : {own, other, link, bad, empty}) std::filesystem::remove(path);
 }
 
@@ -70,13 +80,13 @@ TEST_CASE("a judge grading a lab's steps: each step's rows as it reported them, 
   append_rows(path,
               {row_of("02.1 x", Verdict::kPass), row_of("02.1 x", Verdict::kInfo), row_of("02.2 y", Verdict::kFail)});
   std::ofstream(path, std::ios::app) << to_line(row_of("02.3 z", Verdict::kPass)).substr(0, 12);  // no newline yet
-  const std::vector<std::vector<StepRow>> rows = rows_of_steps(path, "02_memory", steps);
+  const std::vector<std::vector<StepRow>> rows = rows_of_steps(path, steps_of("02_memory", steps));
   REQUIRE(rows.size() == 3);
   CHECK(rows[0].size() == 2);
   CHECK(rows[1].size() == 1);
   CHECK(rows[2].empty());
-  CHECK_THROWS(rows_of_steps(path, "02_memory", {"02.1 x"}));  // a row of a step it was not grading
-  CHECK_THROWS(rows_of_steps(path, "03_transpose", steps));
+  CHECK_THROWS(rows_of_steps(path, steps_of("02_memory", {"02.1 x"})));  // a row of a step it was not grading
+  CHECK_THROWS(rows_of_steps(path, steps_of("03_transpose", steps)));
   std::filesystem::remove(path);
 }
 
@@ -90,26 +100,28 @@ TEST_CASE("a judge grading a lab's steps: what it accounted for, however it ende
   };
   const std::string died = "died", not_graded = "not graded";
   // Every step reported: all of them done.
-  Accounted all = account_for_steps(reported({true, true, true, true}), "02_memory", steps, 0, "", not_graded);
+  Accounted all =
+      account_for_steps(reported({true, true, true, true}), steps_of("02_memory", steps), 0, "", not_graded);
   CHECK(all.steps_done == 4);
   CHECK(all.rows.size() == 4);
   // Died in the third: it fails, and the fourth is left to a new process.
-  Accounted crashed = account_for_steps(reported({true, true}), "02_memory", steps, 139, died, not_graded);
+  Accounted crashed = account_for_steps(reported({true, true}), steps_of("02_memory", steps), 139, died, not_graded);
   REQUIRE(crashed.steps_done == 3);
   REQUIRE(crashed.rows.size() == 3);
-  CHECK(crashed.rows[2].step == "02.3 c");
+  CHECK(crashed.rows[2].step.name() == "02.3 c");
   CHECK(crashed.rows[2].verdict == Verdict::kFail);
   CHECK(crashed.rows[2].reason == died);
   // Died before any step reported: the first fails alone.
-  Accounted first = account_for_steps(reported({}), "02_memory", steps, 139, died, not_graded);
+  Accounted first = account_for_steps(reported({}), steps_of("02_memory", steps), 139, died, not_graded);
   CHECK(first.steps_done == 1);
   CHECK(first.rows.at(0).reason == died);
   // Stopped after the second left the CUDA context unusable: nothing fails for it, the rest start again.
-  Accounted lost = account_for_steps(reported({true, true}), "02_memory", steps, kExitContextLost, "", not_graded);
+  Accounted lost =
+      account_for_steps(reported({true, true}), steps_of("02_memory", steps), kExitContextLost, "", not_graded);
   CHECK(lost.steps_done == 2);
   CHECK(lost.rows.size() == 2);
   // Ended on its own: a step with no rows before one that reported has no result; those after, not graded.
-  Accounted ended = account_for_steps(reported({true, false, true}), "02_memory", steps, 1, "", not_graded);
+  Accounted ended = account_for_steps(reported({true, false, true}), steps_of("02_memory", steps), 1, "", not_graded);
   CHECK(ended.steps_done == 4);
   REQUIRE(ended.rows.size() == 4);
   CHECK(ended.rows[1].reason.find("it reported no result") != std::string::npos);
