@@ -298,14 +298,14 @@ expect 0 "--without=DEFENCE" "$grader" --help
 # leaves are taken only when they are that step's own (harness test "the runner takes a step's own
 # rows, and no others").
 printf 'one\ttwo\n' >"$scratch/bad.tsv"
-expect 1 "a result row needs 17 fields" "$runner" summarize "--rows=$scratch/bad.tsv"
-printf '02_memory\t02.1 x\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\tit hung\t\t\n' >"$scratch/rows.tsv"
+expect 1 "a result row needs 18 fields" "$runner" summarize "--rows=$scratch/bad.tsv"
+printf '02_memory\t02.1\tx\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\tit hung\t\t\n' >"$scratch/rows.tsv"
 expect 1 "FAIL  02.1 x: it hung" "$runner" summarize "--rows=$scratch/rows.tsv"
 expect 1 "cannot write" "$runner" summarize "--rows=$scratch/rows.tsv" --json=/nonexistent-folder/results.json
 # A student's text reaches the console and every report as data (docs/integrity.md, as_data.h): a
 # launcher's message that erases its line and writes PASS over it is shown escaped, nowhere raw, and
 # results.json stays JSON. So is a path the console names (the runner's console is escaped whole).
-printf '02_memory\t02.1 x\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\tthe launcher threw: \033[2K\rPASS\t\t\n' >"$scratch/hostile.tsv"
+printf '02_memory\t02.1\tx\trun\tFAIL\t-\t-\tGB/s\t-\t-\t-\t-1\t-1\t-1\t\tthe launcher threw: \033[2K\rPASS\t\t\n' >"$scratch/hostile.tsv"
 expect 1 'FAIL  02.1 x: the launcher threw: \x1b[2K\rPASS' "$runner" summarize "--rows=$scratch/hostile.tsv" \
   "--json=$scratch/hostile.json" "--junit=$scratch/hostile.xml"
 expect 1 'no results in /nonexistent/rows\x7f.tsv' "$runner" summarize "--rows=/nonexistent/rows"$'\177'".tsv"
