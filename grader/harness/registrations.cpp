@@ -31,10 +31,6 @@ registered::Lab& the_lab() {
   static registered::Lab lab;
   return lab;
 }
-std::vector<std::string>& registered_bench_columns() {
-  static std::vector<std::string> columns;
-  return columns;
-}
 // The record, for `lab` registering into it: a grader holds one lab, and two in one program would
 // have one's modes answer for both, so the second stops the program before main().
 registered::Lab& registering(const char* lab) {
@@ -137,6 +133,9 @@ struct SelectionCounter : QuietReporter {
 };
 REGISTER_REPORTER("workbook_selection", 1, SelectionCounter);
 
+// A step's test case's name, "02.1 several floats per thread": what doctest lists and filters by.
+std::string test_case_name(const StepName& step) { return step.id + " " + step.title; }
+
 // Doctest keeps the pointers of a test case's name and suite: the strings stay put here.
 std::deque<std::string>& test_case_names() {
   static std::deque<std::string> names;
@@ -188,7 +187,7 @@ std::string step_filter_of(const std::string& ids) {
     std::string known;
     for (const StepName& step : the_lab().steps) {
       known += ' ' + step.id;
-      if (step.id == id) name = step.id + " " + step.title;
+      if (step.id == id) name = test_case_name(step);
     }
     if (name.empty()) throw std::invalid_argument("--step: there is no step " + id + " here; the steps are" + known);
     std::string escaped;
@@ -225,11 +224,11 @@ void hand_over_rows() { hand_over_remaining_rows(); }
 
 bool register_bench(const char* lab, BenchFunction function, std::vector<std::string> columns) {
   registering(lab).bench = function;
-  registered_bench_columns() = std::move(columns);
+  registering(lab).bench_columns = std::move(columns);
   return true;
 }
 
-const std::vector<std::string>& bench_columns() { return registered_bench_columns(); }
+const std::vector<std::string>& bench_columns() { return the_lab().bench_columns; }
 
 bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFunction grade) {
   registered::Lab& record = registering(lab);
@@ -241,7 +240,7 @@ bool register_steps(const char* lab, const std::vector<StepName>& steps, GradeFu
   record.steps = steps;
   record.grade = grade;
   for (std::size_t k = 0; k < steps.size(); ++k)
-    add_test_case(kStepFunctions[k], "steps table", static_cast<int>(k) + 1, lab, steps[k].id + " " + steps[k].title);
+    add_test_case(kStepFunctions[k], "steps table", static_cast<int>(k) + 1, lab, test_case_name(steps[k]));
   return true;
 }
 

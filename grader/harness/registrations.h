@@ -20,6 +20,7 @@ struct Lab {
   std::vector<StepName> steps;  // the steps table's, in its order: each a test case of its own
   GradeFunction grade = nullptr;
   BenchFunction bench = nullptr;
+  std::vector<std::string> bench_columns;  // the benchmark CSV's, in order
   ListFunction listing = nullptr;
   DrawnSizesFunction drawn_sizes = nullptr;
   CountersFunction counters = nullptr;

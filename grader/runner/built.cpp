@@ -9,16 +9,22 @@
 
 namespace workbook::runner {
 
-Built built(const std::string& build_dir, const std::string& lab, const std::string& kind) {
-  const std::string path = build_dir + "/labs/" + lab + "/built-" + kind + ".txt";
+std::map<std::string, std::string> build_keys(const std::string& path) {
   std::ifstream in(path);
-  if (!in)
-    throw Fatal(kExitFailed, "the build in " + build_dir + " has no " + kind + " of " + lab + " (no " + path +
-                                 "): configure it again (./workbook setup)");
+  if (!in) throw Fatal(kExitFailed, "the build has no " + path + ": configure it again (./workbook setup)");
   std::map<std::string, std::string> said;
   for (std::string line; std::getline(in, line);)
     if (const std::size_t tab = line.find('\t'); tab != std::string::npos)
       said[line.substr(0, tab)] = line.substr(tab + 1);
+  return said;
+}
+
+Built built(const std::string& build_dir, const std::string& lab, const std::string& kind) {
+  const std::string path = build_dir + "/labs/" + lab + "/built-" + kind + ".txt";
+  if (!std::ifstream(path))
+    throw Fatal(kExitFailed, "the build in " + build_dir + " has no " + kind + " of " + lab + " (no " + path +
+                                 "): configure it again (./workbook setup)");
+  const std::map<std::string, std::string> said = build_keys(path);
   const auto value = [&](const std::string& key) {
     const auto found = said.find(key);
     if (found == said.end()) throw Fatal(kExitFailed, path + " does not say " + key + ": configure the build again");

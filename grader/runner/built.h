@@ -5,6 +5,7 @@
 // program found here. Plain C++.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct Built {
   // and its host half: cmake/StudentFile.cmake, _compile_students_file); none for other implementations.
   std::vector<std::string> nvcc_passes;
 };
+
+// The "KEY<tab>VALUE" lines of a file the build writes (built-<kind>.txt, a lab's lab-tests.txt).
+// Throws Fatal (failed) where there is no such file, saying to configure again.
+std::map<std::string, std::string> build_keys(const std::string& path);
 
 // What `build_dir`'s build made of `kind` of `lab`. Throws Fatal (failed) where the build was not
 // configured with that implementation, saying so.

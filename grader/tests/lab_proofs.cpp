@@ -31,7 +31,7 @@ std::string regex_escaped(const std::string& text) {
 }
 
 // Every name the table gives a mutant has its file, and every file of mutants/ is named.
-void check_table_against_files(const Lab& lab, const Table& table) {
+void check_table_against_files(const Lab& lab, const workbook::proofs::Table& table) {
   std::set<std::string> named(table.mutants.begin(), table.mutants.end());
   for (const Control& c : table.controls) named.insert(c.mutant);
   for (const DefenceMutant& m : table.defence_mutants) named.insert(m.name);
@@ -62,7 +62,7 @@ void check_table_against_files(const Lab& lab, const Table& table) {
 
 // The solution's tests besides its own grader's: judged, its text, its GPU and machine code, and
 // the ptxas report of every kernel (static_checks.cpp).
-void solution_tests(const Lab& lab, const Table& table, std::vector<Test>& tests) {
+void solution_tests(const Lab& lab, const workbook::proofs::Table& table, std::vector<Test>& tests) {
   const workbook::runner::Built solution = lab.of("solution"), starter = lab.of("starter");
   const std::string& L = lab.name;
   const std::string solution_file = "solutions/" + L + "/" + lab.topic + ".cu";
@@ -107,7 +107,7 @@ void solution_tests(const Lab& lab, const Table& table, std::vector<Test>& tests
 // exact-size allocations: the tools run kernels a hundred times slower, and see past an array's end
 // only where nothing is allocated there): it must find the named mutant's defect, and nothing in
 // the solution.
-void sanitizer_tests(const Lab& lab, const Table& table, std::vector<Test>& tests) {
+void sanitizer_tests(const Lab& lab, const workbook::proofs::Table& table, std::vector<Test>& tests) {
   const std::string sanitizer = lab.fact("compute_sanitizer");
   if (sanitizer.empty()) return;  // the build found no compute-sanitizer
   const std::string steps =
@@ -131,10 +131,10 @@ void sanitizer_tests(const Lab& lab, const Table& table, std::vector<Test>& test
 
 // Wrong kernels (the table's `mutants`): every step fails, linked into their graders (a test a
 // step, as doctest names them) and, unless a mutant calls the grader's own code, judged.
-void wrong_kernel_tests(const Lab& lab, const Table& table, std::vector<Test>& tests) {
+void wrong_kernel_tests(const Lab& lab, const workbook::proofs::Table& table, std::vector<Test>& tests) {
   for (const std::string mutant : table.mutants) {
     const workbook::runner::Built built = lab.of("mutant_" + mutant);
-    for (const workbook::StepFacts& step : lab.steps) {
+    for (const workbook::runner::StepInfo& step : lab.steps) {
       const std::string test_case = step.id + " " + step.title;  // doctest's filters split at commas
       tests.push_back(
           {lab.name + ".mutant_" + mutant + "/" + test_case,
@@ -151,7 +151,7 @@ void wrong_kernel_tests(const Lab& lab, const Table& table, std::vector<Test>& t
 
 // The mutants linked into their graders: each caught by its defence and clearing without it, and
 // each control correct.
-void linked_mutant_tests(const Lab& lab, const Table& table, std::vector<Test>& tests) {
+void linked_mutant_tests(const Lab& lab, const workbook::proofs::Table& table, std::vector<Test>& tests) {
   const std::string& L = lab.name;
   for (const DefenceMutant& m : table.defence_mutants) {
     const std::string kind = "mutant_" + std::string(m.name), steps = std::string(m.steps);
@@ -184,7 +184,7 @@ void linked_mutant_tests(const Lab& lab, const Table& table, std::vector<Test>& 
 }
 
 // The mutants judged, as a student's file is graded.
-void judged_mutant_tests(const Lab& lab, const Table& table, std::vector<Test>& tests) {
+void judged_mutant_tests(const Lab& lab, const workbook::proofs::Table& table, std::vector<Test>& tests) {
   const std::string& L = lab.name;
   const auto judged_mutant = [&](const char* mutant) { return judged(lab, "mutant_" + std::string(mutant)); };
   for (const HostMutant& m : table.judged_host_mutants) {
@@ -259,7 +259,7 @@ void judged_mutant_tests(const Lab& lab, const Table& table, std::vector<Test>& 
 }  // namespace
 
 void proofs_tests(const Lab& lab, std::vector<Test>& tests) {
-  const Table& table = kProofs;
+  const workbook::proofs::Table& table = kProofs;
   check_table_against_files(lab, table);
   solution_tests(lab, table, tests);
   sanitizer_tests(lab, table, tests);

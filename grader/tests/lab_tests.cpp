@@ -11,7 +11,6 @@
 #include "lab_tests.h"
 
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,6 +21,7 @@
 #include <utility>
 
 #include "protocol/lab_facts.h"
+#include "runner/checkout.h"
 
 namespace workbook::lab_tests {
 
@@ -52,28 +52,6 @@ void write_cmake(std::ostream& out, const Test& test) {
   if (!test.pass_regex.empty()) out << " PASS_REGULAR_EXPRESSION " << quoted(test.pass_regex);
   if (!test.environment.empty()) out << " ENVIRONMENT " << quoted(test.environment);
   out << ")\n";
-}
-
-// "KEY<tab>VALUE" lines, as the build writes them.
-std::map<std::string, std::string> read_keys(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("no " + path + ": configure the build again");
-  std::map<std::string, std::string> keys;
-  for (std::string line; std::getline(in, line);)
-    if (const std::size_t tab = line.find('\t'); tab != std::string::npos)
-      keys[line.substr(0, tab)] = line.substr(tab + 1);
-  return keys;
-}
-
-// What a program prints, or an error naming it.
-std::string output_of(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
-  std::string output;
-  char buffer[4096];
-  while (std::size_t read = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, read);
-  if (pclose(pipe) != 0) throw std::runtime_error(command + " failed:\n" + output);
-  return output;
 }
 
 // The lab's namespace, as its header opens it ("namespace memory {").
@@ -187,12 +165,10 @@ int main(int argc, char** argv) {
     lab.build = argv[1];
     lab.name = argv[2];
     lab.number = lab.name.substr(0, 2);
-    lab.said = read_keys(lab.build + "/labs/" + lab.name + "/lab-tests.txt");
+    lab.said = workbook::runner::build_keys(lab.build + "/labs/" + lab.name + "/lab-tests.txt");
     lab.topic = lab.fact("topic");
     lab.source = lab.fact("source");
-    std::istringstream listed(output_of("'" + lab.of("starter").judge + "' --list-steps"));
-    for (std::string line; std::getline(listed, line);)
-      if (!line.empty()) lab.steps.push_back(workbook::step_from_line(line));
+    lab.steps = workbook::runner::describe_lab(lab.of("starter").judge, {}).steps;  // as the runner asks
     std::vector<Test> tests;
     starter_tests(lab, tests);
     proofs_tests(lab, tests);

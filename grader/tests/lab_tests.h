@@ -10,6 +10,7 @@
 
 #include "protocol/lab_facts.h"
 #include "runner/built.h"
+#include "runner/checkout.h"
 
 namespace workbook::lab_tests {
 
@@ -38,7 +39,7 @@ struct Test {
 struct Lab {
   std::string build, name, number, topic, source;  // source: the checkout's root
   std::map<std::string, std::string> said;         // lab-tests.txt
-  std::vector<workbook::StepFacts> steps;          // as the lab's judge lists them
+  std::vector<workbook::runner::StepInfo> steps;   // as the lab's judge describes them
 
   workbook::runner::Built of(const std::string& kind) const { return workbook::runner::built(build, name, kind); }
   std::string fact(const std::string& key) const {
