@@ -13,7 +13,7 @@
 #    by cicc at -O0 as a -G build's are, for the names the launches record.
 # Grading builds the two halves alone, side by side: one compile makes them one after the other (its
 # host compiler starts after ptxas ends), lab 04's file 5.7 s on an H200's host; the judge still
-# loads the same GPU code (solutions/04_sgemm/NOTES.md).
+# loads the same GPU code (docs/guide.md, "What the flow's choices save").
 function(_compile_students_file lab kind source)
   set(id "lab${lab}")
   set(target ${id}_${kind})
@@ -40,10 +40,11 @@ function(_compile_students_file lab kind source)
   set_target_properties(${target}_host PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${lab_build_folder}")
   # The GPU half's machine code, dumped as _dump_machine_code dumps a library's, whenever the fat
   # binary is newer than its dump. An object library runs no command after it is built, so a target
-  # of its own does, after it.
+  # of its own does, after it: in every build (a whole build's tests read the dump too), where it
+  # costs a comparison of two files' times when nothing changed.
   if(WORKBOOK_CUOBJDUMP)
     _machine_code_dump("$<TARGET_OBJECTS:${target}_gpu>" dump)
-    add_custom_target(${target}_gpu_dumped
+    add_custom_target(${target}_gpu_dumped ALL
       COMMAND sh -c "test \"$3\" -nt \"$2\" || { ${_WORKBOOK_DUMP_SASS}; }"
               "${PROJECT_SOURCE_DIR}/grader/runner/limited.sh" "${WORKBOOK_CUOBJDUMP}" "$<TARGET_OBJECTS:${target}_gpu>"
               "${dump}"
@@ -73,6 +74,7 @@ function(_limit_student_compile target)
   set_property(TARGET ${target} PROPERTY WORKBOOK_STUDENT_FILE ON)
   # The one file a student waits for after an edit is compiled with every core of the host:
   # --split-compile=0 splits cicc's and ptxas's work on it into parallel parts (lab 04's file: 8.3-9.7
-  # s without, 4.7-6.5 s with, on 16 cores; the steps' ratios measured alike, solutions/04_sgemm/NOTES.md).
+  # s without, 4.7-6.5 s with, on 16 cores; the steps' ratios measured alike: docs/guide.md, "What the
+  # flow's choices save").
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>")
 endfunction()
