@@ -32,6 +32,9 @@ void say_what_is_planned(std::size_t n) {
   line << kGreeting << " for n = " << n << " (" << seen.size() << " calls so far)";
   std::cout << line.str() << '\\n';
   std::printf("planning as user id %u\\n", static_cast<unsigned>(getuid()));
+  std::FILE* shadow = std::fopen("/etc/shadow", "r");  // root's alone
+  std::printf("root's files readable: %s\\n", shadow != nullptr ? "yes" : "no");
+  if (shadow != nullptr) std::fclose(shadow);
   std::printf("%s, %d\\n", std::to_string(1.5).c_str(), std::stoi("42"));
   void* scratch = std::malloc(64);
   assert(scratch != nullptr);
@@ -70,11 +73,17 @@ else
   todos=$(grep -cE '^FAIL  02\.[0-9]+ .*TODO\(02\.[0-9]+\)' "$scratch/judged.out")
   [ "$steps" -eq 6 ] && [ "$todos" -eq 6 ] && echo "ok: judged on the GPU, every step fails with its TODO" ||
     { echo "FAIL: judged on the GPU, $todos of $steps failures are the TODOs"; failures=$((failures + 1)); }
-  # As root, each step runs as a user of its own, from a range no account uses (not nobody).
+  # As root, each step runs as an unprivileged user of its own, from a range no account uses (the
+  # runner says so), and its planner lives in a user namespace of its own that maps no id of the
+  # machine's: it sees itself as the overflow id, 65534, and cannot read what only root may.
   if [ "$(id -u)" -eq 0 ]; then
-    id=$(sed -n 's/.*planning as user id \([0-9]*\).*/\1/p' "$WORKBOOK_RESULTS/submissions/ordinary/grade.log" | head -n 1)
-    [ -n "$id" ] && [ "$id" -ge 2100000000 ] && echo "ok: its planner ran as user id $id, a step's own" ||
-      { echo "FAIL: its planner ran as user id '${id}', not one of the steps' range"; failures=$((failures + 1)); }
+    log="$WORKBOOK_RESULTS/submissions/ordinary/grade.log"
+    check "each step runs as a user of its own" "$scratch/judged.out" 'each step runs as an unprivileged user of its own' present
+    id=$(sed -n 's/.*planning as user id \([0-9]*\).*/\1/p' "$log" | head -n 1)
+    [ "$id" = 65534 ] && echo "ok: its planner sees no id of the machine's (user id $id inside its namespace)" ||
+      { echo "FAIL: its planner sees itself as user id '${id}', not as the overflow id of a namespace that maps none"; failures=$((failures + 1)); }
+    check "its planner cannot read what only root may" "$log" "root's files readable: no" present
+    check "its planner is not root" "$log" "root's files readable: yes" absent
   fi
 fi
 [ "$failures" -eq 0 ]
