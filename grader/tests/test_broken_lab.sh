@@ -4,8 +4,8 @@
 # `grade 02 04` reports lab 04 as not compiling beside lab 02's steps (a failure, exit 1, GPU or
 # none), and `grade 04 --json` writes a results.json that says why, with the compiler's first error;
 # and a lab whose object carries other GPU code than the build names fails every step saying so
-# ([gpu-code]). CPU only; about three minutes on two cores, as the first of the tests that share a
-# copy (workbook_copy.sh), which builds the grader in it.
+# ([gpu-code]). CPU only; the first of the tests that share a copy (workbook_copy.sh): it builds
+# what the handout's build of the copy left to build.
 #   test_broken_lab.sh SOURCE_DIR
 set -u
 source "$(dirname "$0")/workbook_copy.sh" "$1" solutions  # $copy: a student's copy (no solutions/), with its own results/

@@ -10,12 +10,15 @@
 # The handout is made from an instructor's checkout of its own: the course's files as ROOT tracks
 # them, committed, and beside them the untracked files an instructor keeps. Without a GPU the copy
 # is built for one GPU architecture (sm_90), which is all a build without a GPU proves anything with.
+# With WORKBOOK_TEST_COPY set (CTest sets it), the copy is written there and stays, built: the tests
+# that grade in a student's copy begin from it (workbook_copy.sh), and CTest removes it after them.
 set -u
 root=$1 runner=$2
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 chmod 755 "$scratch"
-checkout="$scratch/instructor" copy="$scratch/course"
+checkout="$scratch/instructor" copy="${WORKBOOK_TEST_COPY:-$scratch/course}"
+rm -rf "$copy"  # a handout is written into a new folder (one an earlier run left is not)
 failures=0
 check() {  # check WHAT COMMAND...: COMMAND succeeds
   local what=$1

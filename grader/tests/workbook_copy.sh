@@ -6,10 +6,11 @@
 # results/.
 # By default the copy is new and removed when the test exits. With WORKBOOK_TEST_COPY set (CTest
 # sets it for the tests that share one, grader/tests/CMakeLists.txt), the copy is that folder, kept:
-# its files are put back as SOURCE_DIR has them (whatever an earlier test edited, added or wrote is
-# gone) and only its build/ stays, so the tests pay for building the grader once, not each. A test
-# that leaves out other folders than the one before it configures the build again (the build's
-# objects stay where their commands are the same).
+# the handout's test writes and builds it first (test_handout.sh); here its files are put back as
+# SOURCE_DIR has them (whatever the handout or an earlier test edited, added or wrote is gone) and
+# only its build/ stays, so the tests pay for building the grader once, not each. A test that leaves
+# out other folders than the one before it configures the build again (the build's objects stay
+# where their commands are the same).
 # Every copy is built for one GPU architecture, whatever the checkout's: what these tests check of
 # grading one proves as well as two, at half the compiling; the checkout's own build proves both.
 unset WORKBOOK_RESULTS
