@@ -554,9 +554,10 @@ Accounted steps_accounted_for(Grading& g, const StepProcess& p, const std::vecto
 }
 
 // Grades `steps` of `lab` in one judge process: its start, its CUDA context and its first launches
-// are paid once, not once a step (solutions/05_fft/NOTES.md). Each step is still held to its own
-// time limit, and fails alone: a step in which the process hangs or dies fails, and the steps after
-// it are left to a new process, as are those after a step that left the CUDA context unusable.
+// are paid once, not once a step (docs/guide.md, "What the flow's choices save"). Each step is still
+// held to its own time limit, and fails alone: a step in which the process hangs or dies fails, and
+// the steps after it are left to a new process, as are those after a step that left the CUDA
+// context unusable.
 // Returns how many of `steps` it accounted for (at least one).
 std::size_t grade_in_one_judge(Grading& g, const std::string& lab, const std::vector<StepInfo>& steps,
                                const std::vector<std::string>& bars) {

@@ -31,7 +31,8 @@ inline std::vector<std::int32_t> exclusive_scan(const std::vector<std::int32_t>&
 }
 
 // At the bars' 2^28 ints, holding the values and the truth costs 2 GiB of host memory a case, and
-// touching it took seconds of a student's grading (measured in the instructor's notes). The two
+// touching it took seconds of a student's grading (an H100, 2026-11-27: each 2^28-int scan case's
+// check 3.1-3.7 s held, 0.89-1.07 s drawn as below; `./workbook grade --solution --seed 7`). The two
 // checks below give what sum() and a comparison with exclusive_scan() give, with neither held:
 // value_at(i) draws input element i again (the grader's generator is a function of the index), and
 // the pieces run at once, each summing in the same unsigned arithmetic.

@@ -14,7 +14,7 @@ inline const workbook::proofs::Table kProofs{
     // so it is proved with it off; fast_elsewhere proves the ceiling itself, with [remembered-work] off:
     // its copy on a stream of its own is not ordered after the grader poisons the output, so that
     // check catches it too whenever the poison lands after the copy (on four H200s, 2026-11-28, in
-    // every run: NOTES.md, "The grader's main by mode").
+    // every run: NOTES.md, "fast_elsewhere's proof of [ceiling], with [remembered-work] off").
     .defence_mutants =
         {
             {"partial_recompute", workbook::Defence::kRememberedWork, "02.1,02.2,02.3", {workbook::Defence::kCeiling}},
