@@ -134,10 +134,21 @@ std::vector<std::pair<std::string, std::string>> student_preset(const Checkout& 
   return {{"WORKBOOK_PRESET", checkout.preset}, {"WORKBOOK_RESULTS", ""}, {"WORKBOOK_REQUIRE_SLURM", ""}};
 }
 
-// The folder the student's copy goes to: one, given, outside this checkout, new or empty.
-std::string destination_of(const Checkout& checkout, Words words) {
+// What `handout` is asked: the folder the student's copy goes to (one, given, outside this checkout,
+// new or empty), and whether the build its check makes there is kept (--keep-build), so that the
+// copy can be graded again without building it; a copy handed out has none.
+struct HandoutRequest {
   std::string destination;
+  bool keep_build = false;
+};
+HandoutRequest request_of(const Checkout& checkout, Words words) {
+  HandoutRequest request;
+  std::string& destination = request.destination;
   for (std::string word; words.next(word);) {
+    if (word == "--keep-build") {
+      request.keep_build = true;
+      continue;
+    }
     if (word.starts_with("-")) throw unknown_option(checkout, "handout", word);
     if (!destination.empty()) throw Fatal(kExitUsage, "handout takes one folder to write the student's copy into");
     destination = checkout.from_caller(word);
@@ -152,7 +163,7 @@ std::string destination_of(const Checkout& checkout, Words words) {
                 "handout: " + destination + " is inside this checkout; write the student's copy somewhere else");
   if (fs::exists(destination) && !(fs::is_directory(destination) && fs::is_empty(destination)))
     throw Fatal(kExitUsage, "handout: " + destination + " exists and is not an empty folder");
-  return destination;
+  return request;
 }
 
 // The copy: the course's files, with their modes (./workbook and the scripts stay executable), each
@@ -285,7 +296,8 @@ void check_every_step_fails_with_a_todo(const Checkout& checkout, const std::str
 }  // namespace
 
 int handout(const Checkout& checkout, Words words) {
-  const std::string destination = destination_of(checkout, words);
+  const HandoutRequest request = request_of(checkout, words);
+  const std::string& destination = request.destination;
   CopyInProgress copy(destination);
   copy_the_course(checkout, destination);
   check_nothing_of_the_instructor(checkout, destination);
@@ -294,9 +306,15 @@ int handout(const Checkout& checkout, Words words) {
   build_and_test_the_copy(checkout, destination, log);
   check_only_the_starters_graders(checkout, destination);
   check_every_step_fails_with_a_todo(checkout, destination, log);
-  fs::remove_all(destination + "/build");
+  if (!request.keep_build) fs::remove_all(destination + "/build");
   fs::remove_all(destination + "/results");
   copy.accept();
+  if (request.keep_build) {
+    say("handout: " + destination +
+        "/build is the build its check made (--keep-build): remove it before handing the "
+        "copy out");
+    return 0;
+  }
   say("handout: " + destination +
       " is the student's copy. Hand it out as it is, or make it a repository of its own "
       "(git init; git add -A; git commit): it holds no history and none of solutions/");
