@@ -561,7 +561,7 @@ struct ClassRequest {
   std::vector<std::string> passed_on;  // the options each student's grading takes as they are
   // Each GPU builds its next student while it grades one (the default since it was measured on one
   // H100: the same verdicts and the same % of the reference within 0.52%, a solved student 127-129 s
-  // instead of 181-184 s: docs/instructors.md, "Every GPU of a host"); --no-build-ahead builds each
+  // instead of 181-186 s: docs/instructors.md, "Every GPU of a host"); --no-build-ahead builds each
   // as their grading begins.
   bool build_ahead = true;
   SlurmRequest slurm;
